@@ -1,0 +1,80 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { PiperParallelError } from '../errors.js';
+import { parseVoiceConfigText, type VoiceConfig } from './config.js';
+import { ensureSyntheticVoice, syntheticSpec } from './synthetic/build.js';
+
+export interface VoiceInfo {
+  name: string;
+  onnxPath: string;
+  configPath: string;
+  config: VoiceConfig;
+  sizeBytes: number;
+  sha256: string;
+  synthetic: boolean;
+}
+
+export async function sha256File(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** Voice names installed in `voicesDir` (an .onnx beside its .onnx.json). */
+export async function installedVoiceNames(voicesDir: string): Promise<string[]> {
+  let entries: string[];
+  try {
+    entries = await readdir(voicesDir);
+  } catch {
+    return [];
+  }
+  const set = new Set(entries);
+  return entries
+    .filter((f) => f.endsWith('.onnx') && set.has(`${f}.json`))
+    .map((f) => f.slice(0, -'.onnx'.length))
+    .sort();
+}
+
+/** Read and validate a voice from `voicesDir`, without building anything. */
+export async function readVoice(name: string, voicesDir: string): Promise<VoiceInfo> {
+  const onnxPath = path.join(voicesDir, `${name}.onnx`);
+  const configPath = `${onnxPath}.json`;
+  let onnxStat;
+  let configText: string;
+  try {
+    onnxStat = await stat(onnxPath);
+    configText = await readFile(configPath, 'utf8');
+  } catch (err) {
+    const installed = await installedVoiceNames(voicesDir);
+    const list = installed.length > 0 ? installed.join(', ') : 'none';
+    throw new PiperParallelError(
+      'VOICE_MISSING',
+      `voice "${name}" is not in ${voicesDir} (installed: ${list}); run \`piper-parallel voices fetch ${name}\` or pass --voices-dir`,
+      { cause: err },
+    );
+  }
+  const config = parseVoiceConfigText(configText, configPath);
+  return {
+    name,
+    onnxPath,
+    configPath,
+    config,
+    sizeBytes: onnxStat.size,
+    sha256: await sha256File(onnxPath),
+    synthetic: config.synthetic !== undefined,
+  };
+}
+
+/** Like readVoice, but a synthetic voice is built (or checked and reused) first. */
+export async function resolveVoice(name: string, voicesDir: string): Promise<VoiceInfo> {
+  const spec = syntheticSpec(name);
+  if (spec) await ensureSyntheticVoice(spec, voicesDir);
+  return readVoice(name, voicesDir);
+}
+
+/** The voice's label wherever its figures appear: synthetic voices say so. */
+export function voiceLabel(voice: Pick<VoiceInfo, 'name' | 'synthetic'>): string {
+  return voice.synthetic && !voice.name.startsWith('synthetic') ? `${voice.name} (synthetic)` : voice.name;
+}

@@ -1,0 +1,43 @@
+import { phonemesToIds, phonemizeLine } from './phonemize.js';
+import type { VoiceConfig } from './config.js';
+import { PiperParallelError } from '../errors.js';
+
+export interface PreparedSentence {
+  text: string;
+  phonemes: string[];
+  ids: number[];
+}
+
+export interface PreparedText {
+  sentences: PreparedSentence[];
+  phonemizeSeconds: number;
+  /** Phonemes the voice's map lacks, skipped as Piper does. */
+  missingPhonemes: Record<string, number>;
+}
+
+/**
+ * Phonemize text lines for a voice, ahead of synthesis (a benchmark times only inference).
+ * Each line is phonemized on its own; espeak splits it into sentences as Piper does.
+ */
+export async function prepareText(lines: readonly string[], config: VoiceConfig, now: () => number = performance.now.bind(performance)): Promise<PreparedText> {
+  if (config.phoneme_type !== undefined && config.phoneme_type !== 'espeak') {
+    throw new PiperParallelError('PHONEMIZE', `phoneme_type "${config.phoneme_type}" is not supported (only espeak voices); pick an espeak voice`);
+  }
+  const start = now();
+  const sentences: PreparedSentence[] = [];
+  const missing: Record<string, number> = {};
+  for (const line of lines) {
+    const text = line.trim();
+    if (text.length === 0) continue;
+    for (const s of await phonemizeLine(text, config.espeak.voice)) {
+      const { ids, missing: lacking } = phonemesToIds(s.phonemes, config.phoneme_id_map, config.phoneme_map);
+      for (const [p, n] of lacking) missing[p] = (missing[p] ?? 0) + n;
+      sentences.push({ text, phonemes: s.phonemes, ids });
+    }
+  }
+  const lackingList = Object.entries(missing);
+  if (lackingList.length > 0) {
+    process.emitWarning(`voice's phoneme_id_map lacks ${lackingList.map(([p, n]) => `"${p}" x${n}`).join(', ')}; skipped as Piper does`, 'PhonemeWarning');
+  }
+  return { sentences, phonemizeSeconds: (now() - start) / 1000, missingPhonemes: missing };
+}
