@@ -1,0 +1,48 @@
+import { appendFile, mkdir, open, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { PiperParallelError } from '../errors.js';
+import type { ArmRecord } from './schema.js';
+
+/** Identifies an arm within a run: voice and condition. */
+export function armKey(arm: Pick<ArmRecord, 'voix' | 'flux_simultanes' | 'fils_par_flux' | 'affinite_demandee' | 'isolation'>): string {
+  return `${arm.voix}|K${arm.flux_simultanes}|T${arm.fils_par_flux}|${arm.affinite_demandee ? 'pinned' : 'free'}|${arm.isolation}`;
+}
+
+/**
+ * Append-only record of a run in progress (`.partial/<run>.jsonl`): a header line, then one line
+ * per finished arm, written as soon as the arm ends, so a crash loses at most the arm in flight.
+ */
+export class PartialLog {
+  private readonly keys = new Set<string>();
+
+  private constructor(readonly file: string) {}
+
+  static async create(outDir: string, base: string, header: unknown): Promise<PartialLog> {
+    const dir = path.join(outDir, '.partial');
+    await mkdir(dir, { recursive: true });
+    for (let i = 0; ; i += 1) {
+      const file = path.join(dir, `${base}${i === 0 ? '' : `-${i}`}.jsonl`);
+      try {
+        const h = await open(file, 'wx');
+        await h.writeFile(`${JSON.stringify({ kind: 'header', header })}\n`);
+        await h.close();
+        return new PartialLog(file);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
+        throw new PiperParallelError('OUTPUT', `could not create ${file} (${(err as Error).message}); check --out-dir`, { cause: err });
+      }
+    }
+  }
+
+  /** Append a finished arm; an arm already held is refused. */
+  async append(arm: ArmRecord): Promise<void> {
+    const key = armKey(arm);
+    if (this.keys.has(key)) throw new PiperParallelError('ARCHIVE', `the partial file ${this.file} already holds arm ${key}; refusing a duplicate`);
+    await appendFile(this.file, `${JSON.stringify({ kind: 'arm', arm })}\n`);
+    this.keys.add(key);
+  }
+
+  async remove(): Promise<void> {
+    await rm(this.file, { force: true });
+  }
+}

@@ -1,0 +1,143 @@
+import { z } from 'zod';
+
+/**
+ * The archive: the single definition. Keys of the original Python script stay in French so its
+ * archives stay readable; what this tool adds sits beside them.
+ */
+export const SCHEMA_VERSION = 1;
+
+/** A derived figure: null where nothing was measured (a failed arm), never NaN. */
+const figure = z.number().nullable();
+const SummarySchema = z.object({ min: figure, max: figure, mediane: figure });
+
+export const PassSchema = z.object({
+  passe: z.number().int().nonnegative(),
+  temps_calcul_s: z.number(),
+  audio_s: z.number(),
+  ratio: z.number(),
+  rtf: z.number(),
+  cpu_pourcent: z.number(),
+  /** Seconds inside session.run, the rest of temps_calcul_s being conversion and bookkeeping. */
+  inference_s: z.number(),
+  /** Start and end on the system monotonic clock, ms. */
+  debut_ms: z.number(),
+  fin_ms: z.number(),
+});
+
+export const ChildSchema = z.object({
+  rang: z.number().int().nonnegative(),
+  pid: z.number().int().nullable(),
+  coeur_demande: z.number().int().nullable(),
+  affinite_effective: z.array(z.number().int()),
+  chargement_s: z.number().nullable(),
+  phonemisation_s: z.number().nullable(),
+  phrases: z.number().int().nullable(),
+  phonemes_manquants: z.record(z.string(), z.number()),
+  echauffement: z.array(PassSchema),
+  passes: z.array(PassSchema),
+  resume: z.object({ ratio: SummarySchema, rtf: SummarySchema, cpu_pourcent: SummarySchema }),
+});
+
+export const ControlSchema = z.object({
+  name: z.enum(['cpu_max', 'cpu_sum', 'affinity', 'start_skew']),
+  threshold: z.number(),
+  measured: z.number(),
+  unit: z.string(),
+  held: z.boolean(),
+  message: z.string(),
+});
+
+export const SyncSchema = z.object({
+  passe: z.number().int().nonnegative(),
+  echauffement: z.boolean(),
+  depart_prevu_ms: z.number(),
+  departs_ms: z.array(z.number()),
+  fins_ms: z.array(z.number()),
+  skew_ms: z.number(),
+  retard_ms: z.number(),
+});
+
+export const ArmSchema = z.object({
+  voix: z.string(),
+  voix_synthetique: z.boolean(),
+  voix_sha256: z.string(),
+  isolation: z.enum(['process', 'thread']),
+  flux_simultanes: z.number().int().positive(),
+  fils_par_flux: z.number().int().positive(),
+  affinite_demandee: z.boolean(),
+  affinites_vues: z.array(z.array(z.number().int())),
+  controle_affinite_tenu: z.boolean(),
+  etat: z.enum(['done', 'failed', 'timed-out', 'aborted']),
+  erreur: z.string().nullable(),
+  mural_total_s: z.number(),
+  enfants: z.array(ChildSchema),
+  synchro: z.array(SyncSchema),
+  debit_par_flux_mediane: z.array(figure),
+  debit_agrege_mediane: figure,
+  cpu_somme_medianes: figure,
+  controles: z.array(ControlSchema),
+  controle_tenu: z.boolean(),
+});
+
+export const ConditionSchema = z.object({
+  flux: z.number().int().positive(),
+  fils: z.number().int().positive(),
+  affinite: z.boolean(),
+  isolation: z.enum(['process', 'thread']),
+});
+
+export const MachineSchema = z.object({
+  architecture: z.string(),
+  plateforme: z.string(),
+  noyau: z.string(),
+  cpu: z.string(),
+  coeurs_logiques: z.number().int(),
+  coeurs_autorises: z.array(z.number().int()),
+  memoire_octets: z.number(),
+  charge_avant: z.array(z.number()),
+  charge_apres: z.array(z.number()).nullable(),
+  hote: z.string(),
+});
+
+export const ArchiveSchema = z.object({
+  schema_version: z.literal(SCHEMA_VERSION),
+  outil: z.string(),
+  version_outil: z.string(),
+  question: z.string(),
+  origine: z.string(),
+  version_piper: z.string(),
+  version_onnxruntime: z.string(),
+  version_node: z.string(),
+  machine: z.string(),
+  machine_detail: MachineSchema,
+  coeurs: z.number().int().positive(),
+  date_utc: z.string(),
+  protocole: z.object({
+    source_du_texte: z.string(),
+    texte: z.object({ sha256: z.string(), caracteres: z.number().int(), phrases: z.number().int() }),
+    passes_par_bras: z.number().int().positive(),
+    passes_echauffement: z.number().int().nonnegative(),
+    conditions: z.array(ConditionSchema),
+    dimensions: z.object({ voix: z.array(z.string()), conditions: z.number().int() }),
+    synchronisation: z.string(),
+    pourquoi_barriere: z.string(),
+    controle: z.array(z.string()),
+    commande: z.string(),
+  }),
+  voix: z.array(z.object({ nom: z.string(), synthetique: z.boolean(), sha256: z.string(), taille_octets: z.number().int(), frequence_hz: z.number().int() })),
+  bras: z.array(ArmSchema),
+  controle_tenu: z.boolean(),
+  interrompu: z.boolean(),
+});
+
+export type Archive = z.infer<typeof ArchiveSchema>;
+export type ArmRecord = z.infer<typeof ArmSchema>;
+export type ChildRecordOut = z.infer<typeof ChildSchema>;
+export type PassRecord = z.infer<typeof PassSchema>;
+export type Condition = z.infer<typeof ConditionSchema>;
+export type MachineBlock = z.infer<typeof MachineSchema>;
+
+/** The archive's JSON Schema, for `piper-parallel schema`. */
+export function archiveJsonSchema(): unknown {
+  return z.toJSONSchema(ArchiveSchema);
+}

@@ -1,0 +1,54 @@
+import { open, mkdir, access, rm } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import path from 'node:path';
+import { PiperParallelError } from '../errors.js';
+
+const pad = (n: number): string => String(n).padStart(2, '0');
+
+/** `piper-parallel-YYYYMMDD-HHMMSS` in UTC. */
+export function archiveBaseName(date: Date, prefix = 'piper-parallel'): string {
+  return `${prefix}-${date.getUTCFullYear()}${pad(date.getUTCMonth() + 1)}${pad(date.getUTCDate())}-${pad(date.getUTCHours())}${pad(date.getUTCMinutes())}${pad(date.getUTCSeconds())}`;
+}
+
+/**
+ * Write `text` under `dir/base.json`, or `base-1.json`, `base-2.json`... : the exclusive create
+ * means two writers in the same second never overwrite each other.
+ */
+export async function writeExclusive(dir: string, base: string, text: string, extension = '.json'): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  for (let i = 0; i < 10_000; i += 1) {
+    const file = path.join(dir, `${base}${i === 0 ? '' : `-${i}`}${extension}`);
+    let handle;
+    try {
+      handle = await open(file, 'wx');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
+      throw new PiperParallelError('ARCHIVE', `could not create ${file} (${(err as Error).message}); check --out-dir`, { cause: err });
+    }
+    try {
+      await handle.writeFile(text);
+      await handle.sync();
+    } catch (err) {
+      await handle.close().catch(() => undefined);
+      await rm(file, { force: true });
+      throw new PiperParallelError('ARCHIVE', `could not write ${file} (${(err as Error).message}); check free space in --out-dir`, { cause: err });
+    }
+    await handle.close();
+    return file;
+  }
+  throw new PiperParallelError('ARCHIVE', `10000 archives named ${base} already exist in ${dir}; use another --out-dir`);
+}
+
+/** Fail before measuring anything if the output folder cannot take files. */
+export async function checkWritable(dir: string, option = '--out-dir'): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true });
+    await access(dir, constants.W_OK);
+    const probe = path.join(dir, `.write-test-${process.pid}-${Date.now()}`);
+    const h = await open(probe, 'wx');
+    await h.close();
+    await rm(probe, { force: true });
+  } catch (err) {
+    throw new PiperParallelError('OUTPUT', `${option} ${dir} is not writable (${(err as Error).message}); choose a writable folder with ${option}`, { cause: err });
+  }
+}

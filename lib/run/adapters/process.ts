@@ -1,0 +1,77 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { PiperParallelError } from '../../errors.js';
+import { WorkerMessageSchema, type ParentMessage, type WorkerMessage } from '../messages.js';
+import type { SpawnOptions, StreamWorker, WorkerAdapter, WorkerExit } from '../worker.js';
+
+const ENTRY = fileURLToPath(new URL('../entry/process-stream.js', import.meta.url));
+const TASKSET_PATHS = ['/usr/bin/taskset', '/bin/taskset', '/usr/local/bin/taskset'];
+
+export function findTaskset(): string | undefined {
+  return TASKSET_PATHS.find((p) => existsSync(p));
+}
+
+class ProcessWorker implements StreamWorker {
+  readonly exited: Promise<WorkerExit>;
+  private readonly listeners: Array<(m: WorkerMessage) => void> = [];
+
+  constructor(readonly rang: number, private readonly child: ChildProcess) {
+    this.exited = new Promise((resolve) => {
+      child.once('exit', (code, signal) => resolve({ code, signal }));
+      child.once('error', () => resolve({ code: null, signal: null }));
+    });
+    child.on('message', (raw: unknown) => {
+      const parsed = WorkerMessageSchema.safeParse(raw);
+      const message: WorkerMessage = parsed.success ? parsed.data : { type: 'failed', message: `worker ${rang} sent a malformed message` };
+      for (const l of this.listeners) l(message);
+    });
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  send(message: ParentMessage): void {
+    if (this.child.connected) this.child.send(message);
+  }
+
+  onMessage(listener: (message: WorkerMessage) => void): void {
+    this.listeners.push(listener);
+  }
+
+  async terminate(graceMs = 2000): Promise<WorkerExit> {
+    if (this.child.exitCode === null && this.child.signalCode === null) {
+      this.child.kill('SIGTERM');
+      const timer = setTimeout(() => this.child.kill('SIGKILL'), graceMs);
+      const exit = await this.exited;
+      clearTimeout(timer);
+      return exit;
+    }
+    return this.exited;
+  }
+}
+
+/** Each stream in its own Node process; pinned streams start under util-linux taskset. */
+export class ProcessAdapter implements WorkerAdapter {
+  readonly isolation = 'process' as const;
+
+  constructor(private readonly options: { entry?: string; execArgv?: string[] } = {}) {}
+
+  spawn({ rang, core }: SpawnOptions): StreamWorker {
+    const entry = this.options.entry ?? ENTRY;
+    const nodeArgs = [...(this.options.execArgv ?? []), entry];
+    let command = process.execPath;
+    let args = nodeArgs;
+    if (core !== undefined) {
+      const taskset = findTaskset();
+      if (!taskset) {
+        throw new PiperParallelError('AFFINITY', 'affinity was requested but util-linux taskset is not installed; install util-linux or use --affinity off');
+      }
+      command = taskset;
+      args = ['-c', String(core), process.execPath, ...nodeArgs];
+    }
+    const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], serialization: 'json' });
+    return new ProcessWorker(rang, child);
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * Entry of a stream worker run as its own process (started by the process adapter, possibly
+ * under taskset so the pinning holds before onnxruntime creates its threads).
+ */
+import { allowedCores } from '../../measure/clock.js';
+import { ParentMessageSchema, type ReceivedParentMessage, type WorkerMessage } from '../messages.js';
+import { Inbox } from '../runtime/inbox.js';
+import { failureMessage, runStream } from '../runtime/stream.js';
+
+const inbox = new Inbox<ReceivedParentMessage>();
+
+function send(message: WorkerMessage): void {
+  process.send?.(message);
+}
+
+process.on('message', (raw: unknown) => {
+  const parsed = ParentMessageSchema.safeParse(raw);
+  if (parsed.success) inbox.push(parsed.data);
+});
+// The parent went away: nothing to report to, stop at once.
+process.on('disconnect', () => process.exit(0));
+
+const host = {
+  send,
+  next: () => inbox.next(),
+  cpuSeconds: () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1e6;
+  },
+  cores: () => allowedCores('/proc/self/status'),
+};
+
+try {
+  await runStream(host, await inbox.next());
+  process.disconnect?.();
+} catch (err) {
+  send(failureMessage(err));
+  process.exitCode = 1;
+  process.disconnect?.();
+}

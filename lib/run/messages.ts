@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { VoiceConfigSchema } from '../voice/config.js';
+
+/** Everything a stream worker needs, sent once by the parent. */
+export const InitMessageSchema = z.object({
+  type: z.literal('init'),
+  rang: z.number().int().nonnegative(),
+  voice: z.object({ name: z.string(), onnxPath: z.string(), config: VoiceConfigSchema }),
+  threads: z.number().int().positive(),
+  lines: z.array(z.string()),
+  warmup: z.number().int().nonnegative(),
+  passes: z.number().int().positive(),
+  /** Test hook: fail on purpose at this point (fault-injection tests). */
+  fault: z.enum(['none', 'throw-in-pass', 'hang-before-barrier', 'exit-in-pass']).default('none'),
+});
+
+export const StartMessageSchema = z.object({
+  type: z.literal('start'),
+  pass: z.number().int().nonnegative(),
+  /** The common start instant on the system monotonic clock, in ms. */
+  atMs: z.number(),
+});
+
+export const ParentMessageSchema = z.discriminatedUnion('type', [InitMessageSchema, StartMessageSchema]);
+export type InitMessage = z.input<typeof InitMessageSchema>;
+/** What the parent sends (defaults may be left out). */
+export type ParentMessage = z.input<typeof ParentMessageSchema>;
+/** What a worker receives, defaults filled in. */
+export type ReceivedParentMessage = z.infer<typeof ParentMessageSchema>;
+
+export const LoadedMessageSchema = z.object({
+  type: z.literal('loaded'),
+  pid: z.number().int(),
+  /** Cores this worker may run on, as the OS reports them after any pinning. */
+  cores: z.array(z.number().int().nonnegative()),
+  loadSeconds: z.number().nonnegative(),
+  phonemizeSeconds: z.number().nonnegative(),
+  sentences: z.number().int().nonnegative(),
+  missingPhonemes: z.record(z.string(), z.number()),
+});
+
+export const ReadyMessageSchema = z.object({ type: z.literal('ready'), pass: z.number().int().nonnegative() });
+
+export const PassMessageSchema = z.object({
+  type: z.literal('pass'),
+  pass: z.number().int().nonnegative(),
+  warmup: z.boolean(),
+  computeSeconds: z.number().nonnegative(),
+  inferenceSeconds: z.number().nonnegative(),
+  audioSeconds: z.number().nonnegative(),
+  cpuSeconds: z.number().nonnegative(),
+  startMs: z.number(),
+  endMs: z.number(),
+});
+
+export const FailedMessageSchema = z.object({ type: z.literal('failed'), message: z.string(), code: z.string().optional() });
+
+export const WorkerMessageSchema = z.discriminatedUnion('type', [LoadedMessageSchema, ReadyMessageSchema, PassMessageSchema, FailedMessageSchema]);
+export type WorkerMessage = z.infer<typeof WorkerMessageSchema>;
+export type LoadedMessage = z.infer<typeof LoadedMessageSchema>;
+export type PassMessage = z.infer<typeof PassMessageSchema>;

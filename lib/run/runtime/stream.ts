@@ -1,0 +1,77 @@
+import { PiperParallelError, toError } from '../../errors.js';
+import { monotonicMs, waitUntil } from '../../measure/clock.js';
+import { Synthesizer } from '../../voice/synthesizer.js';
+import { prepareText } from '../../voice/text.js';
+import type { VoiceInfo } from '../../voice/load.js';
+import type { ReceivedParentMessage, WorkerMessage } from '../messages.js';
+import { InitMessageSchema } from '../messages.js';
+
+export interface StreamHost {
+  send(message: WorkerMessage): void;
+  next(): Promise<ReceivedParentMessage>;
+  /** CPU seconds of what this stream owns: the whole process, or one thread. */
+  cpuSeconds(): number;
+  cores(): number[];
+}
+
+/**
+ * What runs inside one stream worker: load the voice, phonemize (untimed), then for every pass
+ * say ready, start at the common instant, synthesize, report. Shared by the process and thread entries.
+ */
+export async function runStream(host: StreamHost, first: ReceivedParentMessage): Promise<void> {
+  const init = InitMessageSchema.parse(first);
+  const loadStart = monotonicMs();
+  const voice: VoiceInfo = { ...init.voice, configPath: `${init.voice.onnxPath}.json`, sizeBytes: 0, sha256: '', synthetic: init.voice.config.synthetic !== undefined };
+  const synth = await Synthesizer.create(voice, { threads: init.threads });
+  const loadSeconds = (monotonicMs() - loadStart) / 1000;
+  const prepared = await prepareText(init.lines, init.voice.config);
+  if (prepared.sentences.length === 0) {
+    throw new PiperParallelError('TEXT', 'the text phonemizes to nothing; give sentences with words in the voice\'s language');
+  }
+  const feeds = synth.feedsFor(prepared);
+  host.send({
+    type: 'loaded',
+    pid: process.pid,
+    cores: host.cores(),
+    loadSeconds,
+    phonemizeSeconds: prepared.phonemizeSeconds,
+    sentences: prepared.sentences.length,
+    missingPhonemes: prepared.missingPhonemes,
+  });
+  const total = init.warmup + init.passes;
+  for (let pass = 0; pass < total; pass += 1) {
+    if (init.fault === 'hang-before-barrier' && pass === init.warmup) {
+      await new Promise(() => undefined);
+    }
+    host.send({ type: 'ready', pass });
+    const start = await host.next();
+    if (start.type !== 'start' || start.pass !== pass) {
+      throw new PiperParallelError('BARRIER', `expected start of pass ${pass}, got ${start.type}`);
+    }
+    await waitUntil(start.atMs);
+    const cpu0 = host.cpuSeconds();
+    const t0 = monotonicMs();
+    if (init.fault === 'throw-in-pass' && pass === init.warmup) throw new PiperParallelError('SYNTHESIS', 'injected fault: onnxruntime failed during a pass');
+    if (init.fault === 'exit-in-pass' && pass === init.warmup) process.exit(70);
+    const result = await synth.synthesize(feeds);
+    const t1 = monotonicMs();
+    const cpu1 = host.cpuSeconds();
+    host.send({
+      type: 'pass',
+      pass,
+      warmup: pass < init.warmup,
+      computeSeconds: (t1 - t0) / 1000,
+      inferenceSeconds: result.inferenceSeconds,
+      audioSeconds: result.audioSeconds,
+      cpuSeconds: cpu1 - cpu0,
+      startMs: t0,
+      endMs: t1,
+    });
+  }
+  await synth.release();
+}
+
+export function failureMessage(err: unknown): WorkerMessage {
+  const e = toError(err);
+  return { type: 'failed', message: e.message, code: e instanceof PiperParallelError ? e.code : undefined };
+}

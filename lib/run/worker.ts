@@ -1,0 +1,30 @@
+import type { ParentMessage, WorkerMessage } from './messages.js';
+
+export interface WorkerExit {
+  code: number | null;
+  signal: string | null;
+}
+
+/** One stream worker, whatever runs it (a process or a thread). */
+export interface StreamWorker {
+  readonly rang: number;
+  /** OS process id (the parent's own for a thread). */
+  readonly pid: number | undefined;
+  send(message: ParentMessage): void;
+  onMessage(listener: (message: WorkerMessage) => void): void;
+  /** Settles when the worker is gone, never rejects. */
+  readonly exited: Promise<WorkerExit>;
+  /** Ask it to stop, force it after `graceMs`, and resolve once it is reaped. */
+  terminate(graceMs?: number): Promise<WorkerExit>;
+}
+
+export interface SpawnOptions {
+  rang: number;
+  /** Pin to this core before the voice loads; undefined = free. */
+  core: number | undefined;
+}
+
+export interface WorkerAdapter {
+  readonly isolation: 'process' | 'thread';
+  spawn(options: SpawnOptions): StreamWorker;
+}
