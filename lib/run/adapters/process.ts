@@ -56,11 +56,11 @@ class ProcessWorker implements StreamWorker {
 export class ProcessAdapter implements WorkerAdapter {
   readonly isolation = 'process' as const;
 
-  constructor(private readonly options: { entry?: string; execArgv?: string[] } = {}) {}
+  constructor(private readonly options: { entry?: string; execArgv?: string[]; args?: (rang: number) => string[] } = {}) {}
 
   spawn({ rang, core }: SpawnOptions): StreamWorker {
     const entry = this.options.entry ?? ENTRY;
-    const nodeArgs = [...(this.options.execArgv ?? []), entry];
+    const nodeArgs = [...(this.options.execArgv ?? []), entry, ...(this.options.args?.(rang) ?? [])];
     let command = process.execPath;
     let args = nodeArgs;
     if (core !== undefined) {

@@ -1,0 +1,89 @@
+#!/usr/bin/env node
+/** Thin command line: parse, validate, call the library, print, exit. */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { archiveJsonSchema } from '../lib/archive/schema.js';
+import { HELP } from '../lib/cli/help.js';
+import { exitCodeFor, runCommand, type Io } from '../lib/cli/run-command.js';
+import { buildVoices, fetchCommand, listVoices, phonemizeCommand, synthCommand } from '../lib/cli/voice-commands.js';
+import { PiperParallelError } from '../lib/errors.js';
+import { TOOL_VERSION } from '../lib/version.js';
+
+const io: Io = { out: (t) => process.stdout.write(`${t}\n`), err: (t) => process.stderr.write(`${t}\n`) };
+
+async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        voice: { type: 'string', multiple: true },
+        'espeak-voice': { type: 'string' },
+        streams: { type: 'string' },
+        threads: { type: 'string' },
+        affinity: { type: 'string' },
+        warmup: { type: 'string' },
+        'text-file': { type: 'string' },
+        'out-dir': { type: 'string' },
+        'voices-dir': { type: 'string' },
+        out: { type: 'string' },
+        'base-url': { type: 'string' },
+        json: { type: 'boolean' },
+        quiet: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean' },
+      },
+    });
+  } catch (err) {
+    throw new PiperParallelError('USAGE', `${(err as Error).message.split('\n')[0]}; see piper-parallel --help`);
+  }
+  const { values: v, positionals } = parsed;
+  if (v.help) {
+    io.out(HELP);
+    return 0;
+  }
+  if (v.version) {
+    io.out(TOOL_VERSION);
+    return 0;
+  }
+  const voicesDir = path.resolve(v['voices-dir'] ?? 'voices');
+  const [first, ...rest] = positionals;
+  switch (first) {
+    case 'voices': {
+      const [sub, ...names] = rest;
+      if (sub === undefined || sub === 'list') return listVoices(voicesDir, io);
+      if (sub === 'build') return buildVoices(voicesDir, io);
+      if (sub === 'fetch') return fetchCommand(names, voicesDir, v['base-url'], io);
+      throw new PiperParallelError('USAGE', `unknown voices command "${sub}"; use voices, voices build or voices fetch NAME`);
+    }
+    case 'phonemize':
+      return phonemizeCommand(rest.join(' ') || undefined, v.voice?.[0], v['espeak-voice'], voicesDir, io);
+    case 'synth':
+      return synthCommand(rest.join(' ') || undefined, v.voice?.[0], v.threads, v.out, voicesDir, io);
+    case 'schema':
+      io.out(JSON.stringify(archiveJsonSchema(), null, 2));
+      return 0;
+    default: {
+      if (rest.length > 0) throw new PiperParallelError('USAGE', `unexpected argument "${rest[0]}"; the only positional is the number of passes`);
+      const controller = new AbortController();
+      const onSignal = (): void => controller.abort();
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+      const command = ['piper-parallel', ...argv].join(' ');
+      return runCommand({ ...v, passes: first }, command, io, controller.signal);
+    }
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    const message = err instanceof Error ? err.message : String(err);
+    io.err(`piper-parallel: ${message}`);
+    process.exitCode = exitCodeFor(err);
+  },
+);

@@ -1,0 +1,32 @@
+export const HELP = `piper-parallel: how many simultaneous Piper voice streams does this machine serve, and does the measurement prove it?
+
+Usage:
+  piper-parallel [PASSES] [options]        run the experiment (default 6 passes per arm)
+  piper-parallel voices                    list installed voices
+  piper-parallel voices build              (re)build the synthetic voices, print their sha256
+  piper-parallel voices fetch NAME...      download real voices (checked against voices.json)
+  piper-parallel phonemize [--voice NAME | --espeak-voice CODE] TEXT
+  piper-parallel synth --voice NAME [--threads T] --out FILE.wav TEXT
+  piper-parallel schema                    print the archive's JSON Schema
+
+Run options:
+  --voice NAME          voice to measure (repeatable); default fr_FR-siwis-medium and
+                        fr_FR-tom-medium when installed, else their synthetic stand-ins
+  --streams LIST        simultaneous streams K, e.g. 1,2 (default conditions when no
+                        --streams/--threads/--affinity: K=1; K=2 free; K=2 pinned; K=1 T=2)
+  --threads LIST        onnxruntime intra-op threads per stream, e.g. 1,2
+  --affinity on|off|both   one core per stream (util-linux taskset), or free
+  --warmup N            untimed passes before the timed ones (default 1)
+  --text-file FILE      one sentence per line (UTF-8); default built-in French sentences
+  --out-dir DIR         where archives go (default ./measurements)
+  --voices-dir DIR      where voices are (default ./voices)
+  --json                print the archive on stdout, everything else on stderr
+  --quiet               print only the archive path (or the JSON)
+  --base-url URL        voices fetch: mirror of the piper-voices layout (or PIPER_VOICES_BASE_URL)
+  -h, --help            this help
+  --version             the tool's version
+
+Exit codes: 0 every control held; 3 a control failed (nothing from the run may be
+published); 1 error; 2 usage error; 130 interrupted (finished arms kept in
+measurements/.partial/).
+`;

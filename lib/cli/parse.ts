@@ -1,0 +1,24 @@
+import { PiperParallelError } from '../errors.js';
+
+/** A whole number from the command line, or a one-line usage error naming the option. */
+export function parseWhole(raw: string, option: string, min: number): number {
+  const value = Number(raw);
+  if (!/^\s*-?\d+\s*$/.test(raw) || !Number.isSafeInteger(value) || value < min) {
+    throw new PiperParallelError('USAGE', `${option} must be a whole number >= ${min}, got "${raw}"; e.g. ${option === 'passes' ? 'piper-parallel 6' : `${option} ${Math.max(min, 1)}`}`);
+  }
+  return value;
+}
+
+/** "1,2,4" -> [1, 2, 4]. */
+export function parseList(raw: string, option: string, min: number): number[] {
+  const parts = raw.split(',').map((p) => p.trim());
+  if (parts.some((p) => p === '')) throw new PiperParallelError('USAGE', `${option} takes a comma-separated list of whole numbers, got "${raw}"; e.g. ${option} 1,2`);
+  return parts.map((p) => parseWhole(p, option, min));
+}
+
+export function parseChoice<T extends string>(raw: string, option: string, choices: readonly T[]): T {
+  if (!(choices as readonly string[]).includes(raw)) {
+    throw new PiperParallelError('USAGE', `${option} must be one of ${choices.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}

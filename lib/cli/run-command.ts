@@ -1,0 +1,79 @@
+import type { Archive } from '../archive/schema.js';
+import { PiperParallelError } from '../errors.js';
+import { armLine, headerLines } from '../report/table.js';
+import { conditionLabel, type AffinityChoice } from '../run/conditions.js';
+import { runArms } from '../run/run-arms.js';
+import { parseChoice, parseList, parseWhole } from './parse.js';
+
+export interface RunFlags {
+  passes?: string;
+  voice?: string[];
+  streams?: string;
+  threads?: string;
+  affinity?: string;
+  warmup?: string;
+  'text-file'?: string;
+  'out-dir'?: string;
+  'voices-dir'?: string;
+  json?: boolean;
+  quiet?: boolean;
+}
+
+export interface Io {
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+
+/** The main job; returns the exit code. */
+export async function runCommand(flags: RunFlags, command: string, io: Io, signal: AbortSignal): Promise<number> {
+  const passes = flags.passes === undefined ? 6 : parseWhole(flags.passes, 'passes', 1);
+  const warmup = flags.warmup === undefined ? undefined : parseWhole(flags.warmup, '--warmup', 0);
+  const streams = flags.streams === undefined ? undefined : parseList(flags.streams, '--streams', 1);
+  const threads = flags.threads === undefined ? undefined : parseList(flags.threads, '--threads', 1);
+  const affinity = flags.affinity === undefined ? undefined : parseChoice<AffinityChoice>(flags.affinity, '--affinity', ['on', 'off', 'both']);
+  // Human output goes to stderr with --json so stdout carries only the archive.
+  const say = flags.quiet ? () => undefined : flags.json ? io.err : io.out;
+  const started = Date.now();
+  const result = await runArms({
+    passes,
+    warmup,
+    voices: flags.voice,
+    streams,
+    threads,
+    affinity,
+    textFile: flags['text-file'],
+    outDir: flags['out-dir'],
+    voicesDir: flags['voices-dir'],
+    command,
+    signal,
+    onProgress: (e) => {
+      if (e.kind === 'voices') {
+        for (const v of e.voices) {
+          say(v.synthetic ? `voice ${v.name}: SYNTHETIC stand-in${v.standsInFor ? ` for ${v.standsInFor} (not installed in --voices-dir)` : ''}` : `voice ${v.name}: real Piper voice`);
+        }
+      } else if (e.kind === 'arm-start') {
+        if (process.stderr.isTTY && !flags.quiet) io.err(`arm ${e.index}/${e.total}: ${e.voice} ${conditionLabel(e.condition)} ...`);
+      } else if (e.kind === 'arm-end') {
+        say(armLine(e.arm));
+      }
+    },
+  });
+  const a: Archive = result.archive;
+  if (flags.json) io.out(JSON.stringify(a, null, 2));
+  if (!flags.quiet) {
+    for (const l of headerLines(a)) say(l);
+    say(a.controle_tenu ? 'controls: all held' : `controls: FAILED in ${a.bras.filter((b) => !b.controle_tenu).length} arm(s): nothing from this run may be published`);
+    say(`wall time: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+  if (flags.quiet && !flags.json) io.out(result.path);
+  else say(`archive: ${result.path}`);
+  return a.controle_tenu ? 0 : 3;
+}
+
+export function exitCodeFor(err: unknown): number {
+  if (err instanceof PiperParallelError) {
+    if (err.code === 'USAGE') return 2;
+    if (err.code === 'ABORTED') return 130;
+  }
+  return 1;
+}

@@ -1,0 +1,52 @@
+import type { Archive, ArmRecord } from '../archive/schema.js';
+
+const fmt = (x: number | null | undefined, digits = 2): string => (x === null || x === undefined || !Number.isFinite(x) ? '-' : x.toFixed(digits));
+
+/** The voice as a reader must see it: synthetic voices are named so. */
+export function armVoiceLabel(arm: Pick<ArmRecord, 'voix' | 'voix_synthetique'>): string {
+  return arm.voix_synthetique && !arm.voix.includes('synthetic') ? `${arm.voix} (synthetic)` : arm.voix;
+}
+
+/** What the arm shows in its last column: OK, or the failed controls and by how much. */
+export function armVerdict(arm: ArmRecord): string {
+  if (arm.etat !== 'done') return `${arm.etat.toUpperCase()}: ${arm.erreur ?? 'no reason given'}`;
+  const failed = arm.controles.filter((c) => !c.held);
+  if (failed.length === 0 && arm.controle_tenu) return 'OK';
+  if (failed.length === 0) return 'FAILED: controls incomplete';
+  return `FAILED ${failed.map((c) => `${c.name}: ${c.message}`).join('; ')}`;
+}
+
+export function armLine(arm: ArmRecord): string {
+  const perStream = arm.debit_par_flux_mediane.map((x) => `x${fmt(x)}`).join(' ');
+  const cores = arm.affinites_vues.map((s) => `[${s.join(',')}]`).join('');
+  return [
+    armVoiceLabel(arm).padEnd(24),
+    `K=${arm.flux_simultanes}`,
+    `T=${arm.fils_par_flux}`,
+    (arm.affinite_demandee ? 'pinned' : 'free').padEnd(6),
+    arm.isolation.padEnd(7),
+    `per stream ${perStream}`.padEnd(28),
+    `aggregate x${fmt(arm.debit_agrege_mediane)}`.padEnd(17),
+    `CPU ${fmt(arm.cpu_somme_medianes, 0)}%`.padEnd(9),
+    `cores ${cores}`.padEnd(16),
+    armVerdict(arm),
+  ].join('  ');
+}
+
+export function headerLines(a: Pick<Archive, 'protocole' | 'coeurs' | 'machine_detail' | 'voix'>): string[] {
+  const synthetic = a.voix.filter((v) => v.synthetique).map((v) => v.nom);
+  const lines = [
+    `piper-parallel: ${a.protocole.passes_par_bras} passes per arm (+${a.protocole.passes_echauffement} warm-up), ${a.protocole.conditions.length} conditions x ${a.voix.length} voices`,
+    `text: ${a.protocole.source_du_texte}, ${a.protocole.texte.phrases} lines, ${a.protocole.texte.caracteres} characters, sha256 ${a.protocole.texte.sha256.slice(0, 12)}`,
+    `machine: ${a.machine_detail.cpu}, ${a.coeurs} cores usable, load ${a.machine_detail.charge_avant.map((x) => x.toFixed(2)).join(' ')}`,
+  ];
+  if (synthetic.length > 0) lines.push(`SYNTHETIC voices (random weights, Piper-medium-shaped; they measure compute, not speech): ${synthetic.join(', ')}`);
+  return lines;
+}
+
+/** The whole terminal table for an archive. */
+export function renderTable(a: Archive): string {
+  const lines = [...headerLines(a), ...a.bras.map(armLine)];
+  lines.push(a.controle_tenu ? 'controls: all held' : 'controls: FAILED — nothing from this run may be published');
+  return lines.join('\n');
+}
