@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { affinityControl, cpuMaxControl, cpuSumControl, skewControl } from '../../lib/measure/controls.js';
+
+describe('controls hold and fail on injected readings', () => {
+  it('cpu_max: < 110% x T', () => {
+    assert.equal(cpuMaxControl([99, 104], 1).held, true);
+    const f = cpuMaxControl([99, 134], 1);
+    assert.equal(f.held, false);
+    assert.equal(f.measured, 134);
+    assert.match(f.message, /stream 1 reached 134% CPU, over the 110% limit .* by 24 points/);
+    assert.equal(cpuMaxControl([215], 2).held, true);
+    assert.equal(cpuMaxControl([220], 2).held, false);
+    assert.equal(cpuMaxControl([Number.NaN], 1).held, false);
+  });
+
+  it('cpu_sum: K >= 2 only, > 75 x min(K x T, cores)', () => {
+    assert.equal(cpuSumControl([98], 1, 2), undefined);
+    assert.equal(cpuSumControl([98, 97], 1, 2)?.held, true);
+    const f = cpuSumControl([98, 40], 1, 2);
+    assert.equal(f?.held, false);
+    assert.equal(f?.threshold, 150);
+    assert.match(f?.message ?? '', /12 points short of 150%/);
+    // Oversubscribed: 4 streams on 2 cores can only add to 200%.
+    assert.equal(cpuSumControl([50, 50, 50, 50], 1, 2)?.held, true);
+    assert.equal(cpuSumControl([50, 50, 50, 50], 1, 2)?.threshold, 150);
+  });
+
+  it('affinity pinned: one core each, distinct, min(K, cores) of them', () => {
+    assert.equal(affinityControl([[0], [1]], true, [0, 1]).held, true);
+    assert.equal(affinityControl([[0], [0]], true, [0, 1]).held, false);
+    assert.equal(affinityControl([[0, 1], [1]], true, [0, 1]).held, false);
+    assert.equal(affinityControl([[0], [1], [0]], true, [0, 1]).held, true);
+  });
+
+  it('affinity free: every stream sees the full set', () => {
+    assert.equal(affinityControl([[0, 1], [1, 0]], false, [0, 1]).held, true);
+    const f = affinityControl([[0, 1], [1]], false, [0, 1]);
+    assert.equal(f.held, false);
+    assert.match(f.message, /1 of 2 streams did not see every core/);
+  });
+
+  it('start_skew: <= 2% of the median pass compute time, K >= 2 only', () => {
+    assert.equal(skewControl([5], 1, 1), undefined);
+    assert.equal(skewControl([0.1, 19.9], 1, 2)?.held, true);
+    const f = skewControl([0.1, 25], 1, 2);
+    assert.equal(f?.held, false);
+    assert.equal(f?.threshold, 20);
+    assert.match(f?.message ?? '', /by 5 ms/);
+  });
+});
