@@ -51,6 +51,8 @@ export async function runCommand(flags: RunFlags, command: string, io: Io, signa
         for (const v of e.voices) {
           say(v.synthetic ? `voice ${v.name}: SYNTHETIC stand-in${v.standsInFor ? ` for ${v.standsInFor} (not installed in --voices-dir)` : ''}` : `voice ${v.name}: real Piper voice`);
         }
+      } else if (e.kind === 'start') {
+        for (const l of headerLines(e.header)) say(l);
       } else if (e.kind === 'arm-start') {
         if (process.stderr.isTTY && !flags.quiet) io.err(`arm ${e.index}/${e.total}: ${e.voice} ${conditionLabel(e.condition)} ...`);
       } else if (e.kind === 'arm-end') {
@@ -61,7 +63,6 @@ export async function runCommand(flags: RunFlags, command: string, io: Io, signa
   const a: Archive = result.archive;
   if (flags.json) io.out(JSON.stringify(a, null, 2));
   if (!flags.quiet) {
-    for (const l of headerLines(a)) say(l);
     say(a.controle_tenu ? 'controls: all held' : `controls: FAILED in ${a.bras.filter((b) => !b.controle_tenu).length} arm(s): nothing from this run may be published`);
     say(`wall time: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }

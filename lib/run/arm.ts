@@ -105,16 +105,16 @@ export async function runArmWorkers(p: ArmRunParams): Promise<ArmRun> {
         throw new ArmFailure('timed-out', `${what}: no answer within ${Math.round(timeoutMs / 1000)} s from ${pendingNames()}`);
       }
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, Math.min(left, 1000));
-        const onAbort = (): void => resolve();
-        p.signal?.addEventListener('abort', onAbort, { once: true });
-        wake = () => {
+        const finish = (): void => {
           clearTimeout(timer);
-          p.signal?.removeEventListener('abort', onAbort);
+          p.signal?.removeEventListener('abort', finish);
+          wake = undefined;
           resolve();
         };
+        const timer = setTimeout(finish, Math.min(left, 1000));
+        p.signal?.addEventListener('abort', finish, { once: true });
+        wake = finish;
       });
-      wake = undefined;
     }
   };
   let pending = new Set<number>();

@@ -17,6 +17,7 @@ import type { WorkerAdapter } from './worker.js';
 
 export type Progress =
   | { kind: 'voices'; voices: Array<{ name: string; synthetic: boolean; standsInFor?: string }> }
+  | { kind: 'start'; header: Pick<Archive, 'protocole' | 'coeurs' | 'machine_detail' | 'voix'> }
   | { kind: 'arm-start'; index: number; total: number; voice: string; condition: Condition }
   | { kind: 'pass'; index: number; total: number; pass: number; passes: number }
   | { kind: 'arm-end'; index: number; total: number; arm: ArmRecord };
@@ -117,6 +118,8 @@ export async function runArms(options: RunArmsOptions = {}): Promise<RunResult> 
   };
   const partial = await PartialLog.create(outDir, base, { protocole, voix: voices.map((v) => ({ name: v.name, sha256: v.sha256 })) });
 
+  const voix = voices.map((v) => ({ nom: v.name, synthetique: v.synthetic, sha256: v.sha256, taille_octets: v.sizeBytes, frequence_hz: v.config.audio.sample_rate }));
+  options.onProgress?.({ kind: 'start', header: { protocole, coeurs: cores.length, machine_detail: machine, voix } });
   const arms: ArmRecord[] = [];
   const total = voices.length * conditions.length;
   let index = 0;
@@ -171,7 +174,7 @@ export async function runArms(options: RunArmsOptions = {}): Promise<RunResult> 
     coeurs: cores.length,
     date_utc: date.toISOString(),
     protocole,
-    voix: voices.map((v) => ({ nom: v.name, synthetique: v.synthetic, sha256: v.sha256, taille_octets: v.sizeBytes, frequence_hz: v.config.audio.sample_rate })),
+    voix,
     bras: arms,
     controle_tenu: arms.length > 0 && arms.every((a) => a.controle_tenu),
     interrompu: false,
