@@ -147,7 +147,8 @@ export async function runArms(options: RunArmsOptions = {}): Promise<RunResult> 
         onPass: (pass, passesTotal) => options.onProgress?.({ kind: 'pass', index, total, pass, passes: passesTotal }),
         fault: options.fault,
       });
-      if (run.state === 'aborted') {
+      // A Ctrl-C reaches the children too; whatever state the arm ended in, it was interrupted.
+      if (run.state === 'aborted' || options.signal?.aborted) {
         throw new PiperParallelError('ABORTED', `interrupted during ${voice.name} ${conditionLabel(condition)}; ${arms.length} finished arm(s) kept in ${partial.file}`);
       }
       const arm = armRecord(run, { voice, condition, allCores: cores });

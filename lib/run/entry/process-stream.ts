@@ -17,6 +17,8 @@ process.on('message', (raw: unknown) => {
   const parsed = ParentMessageSchema.safeParse(raw);
   if (parsed.success) inbox.push(parsed.data);
 });
+// Ctrl-C reaches the whole process group: the parent decides (SIGTERM, then SIGKILL).
+process.on('SIGINT', () => undefined);
 // The parent went away: nothing to report to, stop at once.
 process.on('disconnect', () => process.exit(0));
 

@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { it } from 'node:test';
+import { BIN, sharedVoicesDir, tempDir } from '../helpers/paths.js';
+
+it('Ctrl-C after the first arm: exit 130, the finished arm kept in the partial file, no archive, no child left', async () => {
+  const dir = tempDir('sigint');
+  const text = path.join(dir, 't.txt');
+  writeFileSync(text, 'Bonjour tout le monde.\n');
+  const out = path.join(dir, 'm');
+  const child = spawn(process.execPath, [BIN, '2', '--voice', 'synthetic-siwis-medium', '--voices-dir', sharedVoicesDir(), '--text-file', text, '--out-dir', out], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  let sent = false;
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+    if (!sent && /K=1\s+T=1/.test(stdout)) {
+      sent = true;
+      child.kill('SIGINT');
+    }
+  });
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+  const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+  clearTimeout(timer);
+  assert.equal(code, 130, stderr);
+  assert.match(stderr, /interrupted during .*; 1 finished arm\(s\) kept in .*\.partial\/piper-parallel-\d{8}-\d{6}\.jsonl/);
+  assert.deepEqual(readdirSync(out).filter((f) => f.endsWith('.json')), []);
+  const [partial] = readdirSync(path.join(out, '.partial'));
+  const lines = readFileSync(path.join(out, '.partial', partial!), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string });
+  assert.deepEqual(lines.map((l) => l.kind), ['header', 'arm']);
+  const { execSync } = await import('node:child_process');
+  const left = execSync("pgrep -f '[e]ntry/process-stream.js' || true", { encoding: "utf8" }).trim();
+  assert.equal(left, '', 'stream processes left behind');
+});
