@@ -29,6 +29,7 @@ async function main(argv: string[]): Promise<number> {
         'out-dir': { type: 'string' },
         'voices-dir': { type: 'string' },
         out: { type: 'string' },
+        speaker: { type: 'string' },
         'base-url': { type: 'string' },
         json: { type: 'boolean' },
         quiet: { type: 'boolean' },
@@ -61,7 +62,7 @@ async function main(argv: string[]): Promise<number> {
     case 'phonemize':
       return phonemizeCommand(rest.join(' ') || undefined, v.voice?.[0], v['espeak-voice'], voicesDir, io);
     case 'synth':
-      return synthCommand(rest.join(' ') || undefined, v.voice?.[0], v.threads, v.out, voicesDir, io);
+      return synthCommand(rest.join(' ') || undefined, v.voice?.[0], v.threads, v.out, voicesDir, io, v.speaker);
     case 'schema':
       io.out(JSON.stringify(archiveJsonSchema(), null, 2));
       return 0;

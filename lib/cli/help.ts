@@ -6,7 +6,7 @@ Usage:
   piper-parallel voices build              (re)build the synthetic voices, print their sha256
   piper-parallel voices fetch NAME...      download real voices (checked against voices.json)
   piper-parallel phonemize [--voice NAME | --espeak-voice CODE] TEXT
-  piper-parallel synth --voice NAME [--threads T] --out FILE.wav TEXT
+  piper-parallel synth --voice NAME [--threads T] [--speaker ID|NAME] --out FILE.wav TEXT
   piper-parallel schema                    print the archive's JSON Schema
 
 Run options:

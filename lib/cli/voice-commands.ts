@@ -60,13 +60,14 @@ export async function phonemizeCommand(text: string | undefined, voice: string |
   return 0;
 }
 
-export async function synthCommand(text: string | undefined, voice: string | undefined, threadsRaw: string | undefined, out: string | undefined, voicesDir: string, io: Io): Promise<number> {
+export async function synthCommand(text: string | undefined, voice: string | undefined, threadsRaw: string | undefined, out: string | undefined, voicesDir: string, io: Io, speaker?: string): Promise<number> {
   if (!voice) throw new PiperParallelError('USAGE', 'synth needs --voice NAME (see piper-parallel voices)');
   if (!out) throw new PiperParallelError('USAGE', 'synth needs --out FILE.wav');
   if (!text) throw new PiperParallelError('USAGE', 'synth needs a text, e.g. piper-parallel synth --voice synthetic-siwis-medium --out a.wav "Bonjour."');
   const threads = threadsRaw === undefined ? 1 : parseWhole(threadsRaw, '--threads', 1);
   const v = await resolveVoice(voice, voicesDir);
-  const synth = await Synthesizer.create(v, { threads });
+  const speakerId = speaker !== undefined && /^\d+$/.test(speaker) ? Number(speaker) : speaker;
+  const synth = await Synthesizer.create(v, { threads, speaker: speakerId });
   const prepared = await prepareText([text], v.config);
   if (prepared.sentences.length === 0) throw new PiperParallelError('TEXT', 'the text phonemizes to nothing; give words in the voice\'s language');
   const result = await synth.synthesize(synth.feedsFor(prepared), true);

@@ -17,6 +17,8 @@ export interface SynthesizerOptions {
 
 export interface SentenceTiming {
   samples: number;
+  /** Done ahead of time (see prepareText); reported here so a sentence's cost is complete. */
+  phonemizeSeconds: number;
   audioSeconds: number;
   inferenceSeconds: number;
   convertSeconds: number;
@@ -25,6 +27,7 @@ export interface SentenceTiming {
 export interface SynthesisResult {
   sentences: SentenceTiming[];
   samples: number;
+  phonemizeSeconds: number;
   audioSeconds: number;
   inferenceSeconds: number;
   convertSeconds: number;
@@ -33,6 +36,10 @@ export interface SynthesisResult {
 }
 
 type Feeds = Record<string, ort.Tensor>;
+export interface SentenceFeeds {
+  feeds: Feeds;
+  phonemizeSeconds: number;
+}
 
 /** One onnxruntime session for one voice, created once and reused for every pass. */
 export class Synthesizer {
@@ -82,7 +89,7 @@ export class Synthesizer {
   }
 
   /** Input tensors for each sentence, built once so a timed pass only runs inference. */
-  feedsFor(prepared: PreparedText): Feeds[] {
+  feedsFor(prepared: PreparedText): SentenceFeeds[] {
     return prepared.sentences.map((s) => {
       const feeds: Feeds = {
         input: new ort.Tensor('int64', BigInt64Array.from(s.ids, (v) => BigInt(v)), [1, s.ids.length]),
@@ -90,12 +97,12 @@ export class Synthesizer {
         scales: this.scales,
       };
       if (this.sid) feeds.sid = this.sid;
-      return feeds;
+      return { feeds, phonemizeSeconds: s.phonemizeSeconds };
     });
   }
 
   /** Synthesize every sentence; timings per sentence and in total. */
-  async synthesize(feeds: readonly Feeds[], keepAudio = false): Promise<SynthesisResult> {
+  async synthesize(feeds: readonly SentenceFeeds[], keepAudio = false): Promise<SynthesisResult> {
     const rate = this.voice.config.audio.sample_rate;
     const sentences: SentenceTiming[] = [];
     const chunks: Int16Array[] = [];
@@ -103,7 +110,7 @@ export class Synthesizer {
       const t0 = this.now();
       let out: ort.InferenceSession.OnnxValueMapType;
       try {
-        out = await this.session.run(f);
+        out = await this.session.run(f.feeds);
       } catch (err) {
         throw new PiperParallelError('SYNTHESIS', `onnxruntime failed while synthesizing with ${this.voice.name} (${toError(err).message.split('\n')[0]})`, { cause: err });
       }
@@ -115,12 +122,13 @@ export class Synthesizer {
       const pcm = floatToInt16(tensor.data);
       const t2 = this.now();
       if (keepAudio) chunks.push(pcm);
-      sentences.push({ samples: pcm.length, audioSeconds: pcm.length / rate, inferenceSeconds: (t1 - t0) / 1000, convertSeconds: (t2 - t1) / 1000 });
+      sentences.push({ samples: pcm.length, phonemizeSeconds: f.phonemizeSeconds, audioSeconds: pcm.length / rate, inferenceSeconds: (t1 - t0) / 1000, convertSeconds: (t2 - t1) / 1000 });
     }
     const sum = (k: keyof SentenceTiming): number => sentences.reduce((a, s) => a + s[k], 0);
     const result: SynthesisResult = {
       sentences,
       samples: sum('samples'),
+      phonemizeSeconds: sum('phonemizeSeconds'),
       audioSeconds: sum('audioSeconds'),
       inferenceSeconds: sum('inferenceSeconds'),
       convertSeconds: sum('convertSeconds'),

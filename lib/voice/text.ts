@@ -6,6 +6,8 @@ export interface PreparedSentence {
   text: string;
   phonemes: string[];
   ids: number[];
+  /** Its share of its line's phonemizer call (espeak splits a line into sentences in one call). */
+  phonemizeSeconds: number;
 }
 
 export interface PreparedText {
@@ -29,10 +31,13 @@ export async function prepareText(lines: readonly string[], config: VoiceConfig,
   for (const line of lines) {
     const text = line.trim();
     if (text.length === 0) continue;
-    for (const s of await phonemizeLine(text, config.espeak.voice)) {
+    const lineStart = now();
+    const found = await phonemizeLine(text, config.espeak.voice);
+    const share = (now() - lineStart) / 1000 / Math.max(1, found.length);
+    for (const s of found) {
       const { ids, missing: lacking } = phonemesToIds(s.phonemes, config.phoneme_id_map, config.phoneme_map);
       for (const [p, n] of lacking) missing[p] = (missing[p] ?? 0) + n;
-      sentences.push({ text, phonemes: s.phonemes, ids });
+      sentences.push({ text, phonemes: s.phonemes, ids, phonemizeSeconds: share });
     }
   }
   const lackingList = Object.entries(missing);

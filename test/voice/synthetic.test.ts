@@ -99,6 +99,17 @@ describe('synthetic voices', () => {
     assert.equal(r.audio?.length, r.samples);
     assert.ok(r.inferenceSeconds > 0 && r.audioSeconds > 0);
     assert.equal(r.samples % MEDIUM.hop, 0);
+    assert.ok(r.phonemizeSeconds > 0 && Math.abs(r.phonemizeSeconds - prepared.phonemizeSeconds) < 0.05);
     await s.release();
+  });
+});
+
+describe('speaker selection', () => {
+  it('refuses an unknown speaker of a multi-speaker voice, and --speaker on a single-speaker one', async () => {
+    const voice = await resolveVoice(siwis!.name, sharedVoicesDir());
+    const multi = { ...voice, config: { ...voice.config, num_speakers: 3, speaker_id_map: { alice: 0, bob: 1, carol: 2 } } };
+    await assert.rejects(Synthesizer.create(multi, { speaker: 'dave' }), /--speaker "dave" is not a speaker .* \(ids 0-2; names: alice, bob, carol\)/);
+    await assert.rejects(Synthesizer.create(multi, { speaker: 3 }), /--speaker "3" is not a speaker/);
+    await assert.rejects(Synthesizer.create(voice, { speaker: 0 }), /has a single speaker; drop --speaker/);
   });
 });
