@@ -83,3 +83,10 @@ describe('command line', () => {
     assert.match(r.stderr, /--text-file \/nonexistent\/t\.txt cannot be read \(ENOENT\)/);
   });
 });
+
+describe('the built command', () => {
+  it('stays executable after a rebuild, so npx piper-parallel works after npm test', async () => {
+    const { statSync } = await import('node:fs');
+    assert.ok((statSync(BIN).mode & 0o111) !== 0, 'dist/bin/piper-parallel.js is not executable');
+  });
+});
