@@ -73,8 +73,3 @@ export async function resolveVoice(name: string, voicesDir: string): Promise<Voi
   if (spec) await ensureSyntheticVoice(spec, voicesDir);
   return readVoice(name, voicesDir);
 }
-
-/** The voice's label wherever its figures appear: synthetic voices say so. */
-export function voiceLabel(voice: Pick<VoiceInfo, 'name' | 'synthetic'>): string {
-  return voice.synthetic && !voice.name.startsWith('synthetic') ? `${voice.name} (synthetic)` : voice.name;
-}
