@@ -81,3 +81,13 @@ describe('the barrier with real child processes', () => {
     assert.equal(out.stdout.trim(), '0');
   });
 });
+
+describe('affinity without taskset', () => {
+  it('fails the arm with a one-line error that names the fix, and starts nothing', async () => {
+    const adapter = new ProcessAdapter({ entry: FAKE, args: () => ['normal'], taskset: null });
+    const run = await runArmWorkers({ adapter, streams: 2, cores: [0, 1], init, timeouts: { ...DEFAULT_TIMEOUTS, barrierMs: 5000 } });
+    assert.equal(run.state, 'failed');
+    assert.match(run.message ?? '', /affinity was requested but util-linux taskset is not installed; install util-linux or use --affinity off/);
+    assert.equal(run.children.length, 0);
+  });
+});

@@ -56,7 +56,15 @@ class ProcessWorker implements StreamWorker {
 export class ProcessAdapter implements WorkerAdapter {
   readonly isolation = 'process' as const;
 
-  constructor(private readonly options: { entry?: string; execArgv?: string[]; args?: (rang: number) => string[] } = {}) {}
+  constructor(
+    private readonly options: {
+      entry?: string;
+      execArgv?: string[];
+      args?: (rang: number) => string[];
+      /** Where taskset is; tests pass null to act as a machine without it. */
+      taskset?: string | null;
+    } = {},
+  ) {}
 
   spawn({ rang, core }: SpawnOptions): StreamWorker {
     const entry = this.options.entry ?? ENTRY;
@@ -64,7 +72,7 @@ export class ProcessAdapter implements WorkerAdapter {
     let command = process.execPath;
     let args = nodeArgs;
     if (core !== undefined) {
-      const taskset = findTaskset();
+      const taskset = this.options.taskset === undefined ? findTaskset() : this.options.taskset;
       if (!taskset) {
         throw new PiperParallelError('AFFINITY', 'affinity was requested but util-linux taskset is not installed; install util-linux or use --affinity off');
       }
