@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { ArchiveSchema, SCHEMA_VERSION, type Archive, type ArmRecord, type Condition } from '../archive/schema.js';
 import { archiveBaseName, checkWritable, writeExclusive } from '../archive/writer.js';
@@ -160,7 +161,7 @@ export async function runArms(options: RunArmsOptions = {}): Promise<RunResult> 
   if (options.signal?.aborted) {
     throw new PiperParallelError('ABORTED', `interrupted; ${arms.length} finished arm(s) kept in ${partial.file}`);
   }
-  machine.charge_apres = machineBlock().charge_avant;
+  machine.charge_apres = os.loadavg();
   const archive: Archive = ArchiveSchema.parse({
     schema_version: SCHEMA_VERSION,
     outil: 'piper-parallel',

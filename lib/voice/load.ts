@@ -38,7 +38,7 @@ export async function installedVoiceNames(voicesDir: string): Promise<string[]> 
 }
 
 /** Read and validate a voice from `voicesDir`, without building anything. */
-export async function readVoice(name: string, voicesDir: string): Promise<VoiceInfo> {
+export async function readVoice(name: string, voicesDir: string, knownSha256?: string): Promise<VoiceInfo> {
   const onnxPath = path.join(voicesDir, `${name}.onnx`);
   const configPath = `${onnxPath}.json`;
   let onnxStat;
@@ -62,7 +62,7 @@ export async function readVoice(name: string, voicesDir: string): Promise<VoiceI
     configPath,
     config,
     sizeBytes: onnxStat.size,
-    sha256: await sha256File(onnxPath),
+    sha256: knownSha256 ?? (await sha256File(onnxPath)),
     synthetic: config.synthetic !== undefined,
   };
 }
@@ -70,6 +70,7 @@ export async function readVoice(name: string, voicesDir: string): Promise<VoiceI
 /** Like readVoice, but a synthetic voice is built (or checked and reused) first. */
 export async function resolveVoice(name: string, voicesDir: string): Promise<VoiceInfo> {
   const spec = syntheticSpec(name);
-  if (spec) await ensureSyntheticVoice(spec, voicesDir);
-  return readVoice(name, voicesDir);
+  // ensureSyntheticVoice has just hashed the file: no second pass over 60 MB.
+  const known = spec ? (await ensureSyntheticVoice(spec, voicesDir)).sha256 : undefined;
+  return readVoice(name, voicesDir, known);
 }
