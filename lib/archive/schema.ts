@@ -24,6 +24,15 @@ export const PassSchema = z.object({
   fin_ms: z.number(),
 });
 
+const DistributionSchema = z.object({
+  n: z.number().int(),
+  mean: figure,
+  stdev: figure,
+  iqr: figure,
+  p95: figure,
+  p95_label: z.string(),
+});
+
 export const ChildSchema = z.object({
   rang: z.number().int().nonnegative(),
   pid: z.number().int().nullable(),
@@ -36,6 +45,14 @@ export const ChildSchema = z.object({
   echauffement: z.array(PassSchema),
   passes: z.array(PassSchema),
   resume: z.object({ ratio: SummarySchema, rtf: SummarySchema, cpu_pourcent: SummarySchema }),
+  /** Beyond the original summary; warm-up passes never enter. */
+  statistiques: z.object({
+    ratio: DistributionSchema,
+    rtf: DistributionSchema,
+    cpu_pourcent: DistributionSchema,
+    /** Real-time factor's upper control limit, mean + 3 sigma. */
+    rtf_limite_controle: figure,
+  }),
 });
 
 export const ControlSchema = z.object({
@@ -74,6 +91,15 @@ export const ArmSchema = z.object({
   synchro: z.array(SyncSchema),
   debit_par_flux_mediane: z.array(figure),
   debit_agrege_mediane: figure,
+  /** Per timed pass, the sum over streams of that same pass's throughput (passes start together). */
+  debit_agrege_par_passe: z.array(z.number()),
+  debit_agrege_passe_mediane: figure,
+  /** 95% bootstrap interval (seeded) of the median of debit_agrege_par_passe. */
+  debit_agrege_ic95: z.tuple([z.number(), z.number()]).nullable(),
+  /** Interquartile range of debit_agrege_par_passe over its median. */
+  dispersion_relative: figure,
+  /** dispersion_relative > 10%. */
+  bruyant: z.boolean(),
   cpu_somme_medianes: figure,
   controles: z.array(ControlSchema),
   controle_tenu: z.boolean(),
@@ -126,6 +152,20 @@ export const ArchiveSchema = z.object({
   }),
   voix: z.array(z.object({ nom: z.string(), synthetique: z.boolean(), sha256: z.string(), taille_octets: z.number().int(), frequence_hz: z.number().int() })),
   bras: z.array(ArmSchema),
+  verdict: z.object({
+    phrases: z.array(z.string()),
+    comparaisons: z.array(
+      z.object({
+        voix: z.string(),
+        flux: z.number().int(),
+        resolu: z.boolean(),
+        classement: z.array(z.object({ disposition: z.string(), debit_agrege: figure, ic95: z.tuple([z.number(), z.number()]).nullable(), debit_par_requete: figure })),
+        exclus: z.array(z.string()),
+        phrase: z.string(),
+      }),
+    ),
+    passage_a_l_echelle: z.array(z.string()),
+  }),
   controle_tenu: z.boolean(),
   interrompu: z.boolean(),
 });

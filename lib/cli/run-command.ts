@@ -63,6 +63,8 @@ export async function runCommand(flags: RunFlags, command: string, io: Io, signa
   const a: Archive = result.archive;
   if (flags.json) io.out(JSON.stringify(a, null, 2));
   if (!flags.quiet) {
+    for (const l of a.verdict.phrases) say(`verdict: ${l}`);
+    for (const l of a.verdict.passage_a_l_echelle) say(`scaling: ${l}`);
     say(a.controle_tenu ? 'controls: all held' : `controls: FAILED in ${a.bras.filter((b) => !b.controle_tenu).length} arm(s): nothing from this run may be published`);
     say(`wall time: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }

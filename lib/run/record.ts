@@ -1,6 +1,6 @@
 import type { ArmRecord, ChildRecordOut, Condition, PassRecord } from '../archive/schema.js';
 import { affinityControl, cpuMaxControl, cpuSumControl, skewControl, type Control } from '../measure/controls.js';
-import { median, summarize } from '../measure/stats.js';
+import { bootstrapMedianCi, distribution, median, summarize, upperControlLimit } from '../measure/stats.js';
 import type { ArmRun, ChildRecord } from './arm.js';
 import type { PassMessage } from './messages.js';
 
@@ -44,6 +44,12 @@ function childRecord(c: ChildRecord): ChildRecordOut {
       rtf: summarize(timed.map((p) => p.rtf)),
       cpu_pourcent: summarize(timed.map((p) => p.cpu_pourcent)),
     },
+    statistiques: {
+      ratio: distribution(timed.map((p) => p.ratio)),
+      rtf: distribution(timed.map((p) => p.rtf)),
+      cpu_pourcent: distribution(timed.map((p) => p.cpu_pourcent)),
+      rtf_limite_controle: upperControlLimit(timed.map((p) => p.rtf)),
+    },
   };
 }
 
@@ -75,6 +81,15 @@ export function armRecord(run: ArmRun, id: ArmIdentity): ArmRecord {
     const skew = skewControl(timedSync.map((s) => s.skewMs), medianCompute, condition.flux);
     if (skew) controls.push(skew);
   }
+  // Aggregate of each timed pass: only passes every stream finished.
+  const passIds = [...new Set(enfants.flatMap((e) => e.passes.map((p) => p.passe)))].sort((a, b) => a - b);
+  const perPass = passIds
+    .map((j) => enfants.map((e) => e.passes.find((p) => p.passe === j)?.ratio))
+    .filter((r): r is number[] => r.every((x) => x !== undefined))
+    .map((r) => r.reduce((a, b) => a + b, 0));
+  const perPassMedian = perPass.length > 0 ? median(perPass) : null;
+  const iqr = distribution(perPass).iqr;
+  const relativeSpread = perPassMedian && iqr !== null ? iqr / perPassMedian : null;
   return {
     voix: id.voice.name,
     voix_synthetique: id.voice.synthetic,
@@ -100,6 +115,11 @@ export function armRecord(run: ArmRun, id: ArmIdentity): ArmRecord {
     })),
     debit_par_flux_mediane: perStream,
     debit_agrege_mediane: sumOrNull(perStream),
+    debit_agrege_par_passe: perPass,
+    debit_agrege_passe_mediane: perPassMedian,
+    debit_agrege_ic95: bootstrapMedianCi(perPass),
+    dispersion_relative: relativeSpread,
+    bruyant: relativeSpread !== null && relativeSpread > 0.1,
     cpu_somme_medianes: sumOrNull(enfants.map((e) => e.resume.cpu_pourcent.mediane)),
     controles: controls,
     // An arm that did not finish, or whose controls were not all taken, does not hold.

@@ -14,6 +14,7 @@ import { DEFAULT_TIMEOUTS, runArmWorkers, type ArmTimeouts } from './arm.js';
 import { conditionLabel, expandConditions, type AffinityChoice } from './conditions.js';
 import { armRecord } from './record.js';
 import { loadText } from './text-source.js';
+import { buildVerdict } from '../report/verdict.js';
 import type { WorkerAdapter } from './worker.js';
 
 export type Progress =
@@ -178,6 +179,7 @@ export async function runArms(options: RunArmsOptions = {}): Promise<RunResult> 
     protocole,
     voix,
     bras: arms,
+    verdict: buildVerdict(arms, cores.length),
     controle_tenu: arms.length > 0 && arms.every((a) => a.controle_tenu),
     interrompu: false,
   });

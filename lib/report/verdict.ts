@@ -1,0 +1,115 @@
+import type { Archive, ArmRecord } from '../archive/schema.js';
+import { median } from '../measure/stats.js';
+import { armVoiceLabel } from './table.js';
+
+export type Verdict = Archive['verdict'];
+type Comparison = Verdict['comparaisons'][number];
+
+const x = (v: number | null): string => (v === null ? '-' : `x${v.toFixed(1)}`);
+const ci = (c: [number, number] | null): string => (c ? `[${c[0].toFixed(1)}, ${c[1].toFixed(1)}]` : '[no interval]');
+
+/** How a layout serves K streams, in words. */
+export function layoutLabel(arm: ArmRecord, k: number): string {
+  const unit = arm.isolation === 'thread' ? 'thread stream' : 'process';
+  const pin = arm.affinite_demandee ? 'pinned' : 'free';
+  if (arm.flux_simultanes === 1) {
+    const base = `1 ${unit} x ${arm.fils_par_flux} thread${arm.fils_par_flux > 1 ? 's' : ''}${arm.affinite_demandee ? ', pinned' : ''}`;
+    return k > 1 ? `${base}, serving the ${k} one after another` : base;
+  }
+  return `${arm.flux_simultanes} ${unit}${arm.isolation === 'thread' ? 's' : 'es'} x ${arm.fils_par_flux} thread${arm.fils_par_flux > 1 ? 's' : ''}, ${pin}`;
+}
+
+/** One request's own speed under a layout: a stream's median throughput. */
+function perRequest(arm: ArmRecord): number | null {
+  const v = arm.debit_par_flux_mediane.filter((d): d is number => d !== null);
+  return v.length > 0 ? median(v) : null;
+}
+
+function overlaps(a: [number, number] | null, b: [number, number] | null): boolean {
+  if (!a || !b) return true;
+  return a[0] <= b[1] && b[0] <= a[1];
+}
+
+function compare(voiceArms: ArmRecord[], k: number, cores: number): Comparison | undefined {
+  // Layouts that serve k streams: k simultaneous workers, or one worker taking the k requests in turn
+  // (its aggregate is its single-stream throughput; each request waits for the ones before it).
+  const candidates = voiceArms.filter((a) => a.flux_simultanes === k || a.flux_simultanes === 1);
+  if (candidates.length === 0) return undefined;
+  const failed = candidates.filter((a) => !a.controle_tenu);
+  const kept = candidates.filter((a) => a.controle_tenu).sort((a, b) => (b.debit_agrege_passe_mediane ?? -1) - (a.debit_agrege_passe_mediane ?? -1));
+  const voice = armVoiceLabel(voiceArms[0] as ArmRecord);
+  const exclus = failed.map((a) => `${layoutLabel(a, k)} (${a.etat !== 'done' ? a.etat : `failed ${a.controles.filter((c) => !c.held).map((c) => c.name).join(', ')}`})`);
+  const classement = kept.map((a) => ({ disposition: layoutLabel(a, k), debit_agrege: a.debit_agrege_passe_mediane, ic95: a.debit_agrege_ic95, debit_par_requete: perRequest(a) }));
+  const head = `${k} stream${k > 1 ? 's' : ''} on ${cores} cores, ${voice}: `;
+  const parts: string[] = [];
+  if (classement.length === 0) {
+    parts.push('no layout held its controls, so nothing can be concluded');
+  } else {
+    parts.push(`${classement.map((c) => `${c.disposition}: ${x(c.debit_agrege)} aggregate ${ci(c.ic95)}`).join('; ')}.`);
+  }
+  let resolu = false;
+  const [best, second] = classement;
+  if (best && second) {
+    if (overlaps(best.ic95, second.ic95)) {
+      parts.push(`The difference between ${best.disposition} and ${second.disposition} is not resolved: their intervals overlap.`);
+    } else {
+      resolu = true;
+      const gain = best.debit_agrege !== null && second.debit_agrege ? ((best.debit_agrege / second.debit_agrege - 1) * 100).toFixed(0) : '?';
+      parts.push(`${best.disposition} gives ${gain}% more speech per second than ${second.disposition}.`);
+    }
+  } else if (best) {
+    resolu = true;
+  }
+  const fastest = [...classement].sort((a, b) => (b.debit_par_requete ?? -1) - (a.debit_par_requete ?? -1))[0];
+  if (fastest && classement.length > 1) {
+    parts.push(`One request alone is fastest with ${fastest.disposition.replace(/, serving the \d+ one after another$/, '')} (${x(fastest.debit_par_requete)}).`);
+  }
+  if (k > 1 && kept.some((a) => a.flux_simultanes === 1)) {
+    parts.push(`Serving ${k} streams with one worker means request ${k} waits for ${k - 1} before it.`);
+  }
+  if (exclus.length > 0) parts.push(`Left out, controls failed: ${exclus.join('; ')}.`);
+  return { voix: voiceArms[0]?.voix ?? '', flux: k, resolu, classement, exclus, phrase: head + parts.join(' ') };
+}
+
+/** Aggregate against K beside the ideal min(K, cores) x single-stream, per layout family. */
+function scaling(voiceArms: ArmRecord[], cores: number): string[] {
+  const lines: string[] = [];
+  const families = new Map<string, ArmRecord[]>();
+  for (const a of voiceArms) {
+    const key = `${a.isolation}|${a.fils_par_flux}|${a.affinite_demandee}`;
+    families.set(key, [...(families.get(key) ?? []), a]);
+  }
+  for (const arms of families.values()) {
+    const ks = arms.map((a) => a.flux_simultanes);
+    const single = arms.find((a) => a.flux_simultanes === 1)?.debit_agrege_passe_mediane ?? null;
+    if (new Set(ks).size < 2 || single === null) continue;
+    const first = arms[0] as ArmRecord;
+    const cells = [...arms]
+      .sort((a, b) => a.flux_simultanes - b.flux_simultanes)
+      .map((a) => {
+        const ideal = Math.min(a.flux_simultanes, cores) * single;
+        const got = a.debit_agrege_passe_mediane;
+        return `K=${a.flux_simultanes} ${x(got)} (ideal ${x(ideal)}${got !== null ? `, ${((got / ideal) * 100).toFixed(0)}%` : ''}${a.controle_tenu ? '' : ', controls failed'})`;
+      });
+    lines.push(`${armVoiceLabel(first)}, ${first.isolation}, T=${first.fils_par_flux}, ${first.affinite_demandee ? 'pinned' : 'free'}: ${cells.join('; ')}`);
+  }
+  return lines;
+}
+
+/** For each voice and each stream count, rank the layouts; never name a winner the intervals do not support. */
+export function buildVerdict(arms: readonly ArmRecord[], cores: number): Verdict {
+  const comparaisons: Comparison[] = [];
+  const passage: string[] = [];
+  const voices = [...new Set(arms.map((a) => a.voix))];
+  for (const v of voices) {
+    const voiceArms = arms.filter((a) => a.voix === v);
+    const ks = [...new Set(voiceArms.map((a) => a.flux_simultanes))].sort((a, b) => a - b);
+    const wanted = ks.some((k) => k > 1) ? ks.filter((k) => k > 1) : ks;
+    for (const k of wanted) {
+      const c = compare(voiceArms, k, cores);
+      if (c) comparaisons.push(c);
+    }
+    passage.push(...scaling(voiceArms, cores));
+  }
+  return { phrases: comparaisons.map((c) => c.phrase), comparaisons, passage_a_l_echelle: passage };
+}

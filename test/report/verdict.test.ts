@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { ArmRecord } from '../../lib/archive/schema.js';
+import { buildVerdict } from '../../lib/report/verdict.js';
+import { armLine } from '../../lib/report/table.js';
+
+/** An arm with just what the verdict reads. */
+function arm(p: { k: number; t: number; pin: boolean; agg: number; ci: [number, number]; per: number[]; held?: boolean; iso?: 'process' | 'thread' }): ArmRecord {
+  return {
+    voix: 'synthetic-siwis-medium',
+    voix_synthetique: true,
+    voix_sha256: 'x',
+    isolation: p.iso ?? 'process',
+    flux_simultanes: p.k,
+    fils_par_flux: p.t,
+    affinite_demandee: p.pin,
+    affinites_vues: [],
+    controle_affinite_tenu: true,
+    etat: 'done',
+    erreur: null,
+    mural_total_s: 1,
+    enfants: [],
+    synchro: [],
+    debit_par_flux_mediane: p.per,
+    debit_agrege_mediane: p.agg,
+    debit_agrege_par_passe: [p.agg],
+    debit_agrege_passe_mediane: p.agg,
+    debit_agrege_ic95: p.ci,
+    dispersion_relative: 0.01,
+    bruyant: false,
+    cpu_somme_medianes: 100,
+    controles: p.held === false ? [{ name: 'cpu_sum', threshold: 150, measured: 120, unit: '%', held: false, message: 'short' }] : [],
+    controle_tenu: p.held ?? true,
+  };
+}
+
+describe('verdict', () => {
+  it('names the winner and the gain when the intervals are apart; one request alone with 2 threads', () => {
+    const v = buildVerdict([
+      arm({ k: 1, t: 1, pin: false, agg: 8, ci: [7.8, 8.2], per: [8] }),
+      arm({ k: 2, t: 1, pin: true, agg: 15.7, ci: [15.2, 16.1], per: [7.9, 7.8] }),
+      arm({ k: 1, t: 2, pin: false, agg: 12.5, ci: [12.1, 12.9], per: [12.5] }),
+    ], 2);
+    assert.equal(v.comparaisons.length, 1);
+    const c = v.comparaisons[0]!;
+    assert.equal(c.resolu, true);
+    assert.equal(c.flux, 2);
+    assert.equal(
+      c.phrase,
+      '2 streams on 2 cores, synthetic-siwis-medium: 2 processes x 1 thread, pinned: x15.7 aggregate [15.2, 16.1]; ' +
+        '1 process x 2 threads, serving the 2 one after another: x12.5 aggregate [12.1, 12.9]; ' +
+        '1 process x 1 thread, serving the 2 one after another: x8.0 aggregate [7.8, 8.2]. ' +
+        '2 processes x 1 thread, pinned gives 26% more speech per second than 1 process x 2 threads, serving the 2 one after another. ' +
+        'One request alone is fastest with 1 process x 2 threads (x12.5). ' +
+        'Serving 2 streams with one worker means request 2 waits for 1 before it.',
+    );
+  });
+
+  it('says "not resolved" when the intervals overlap, never a winner', () => {
+    const v = buildVerdict([
+      arm({ k: 2, t: 1, pin: false, agg: 15.0, ci: [14.0, 16.0], per: [7.5, 7.5] }),
+      arm({ k: 2, t: 1, pin: true, agg: 15.5, ci: [15.1, 16.2], per: [7.7, 7.8] }),
+    ], 2);
+    const c = v.comparaisons[0]!;
+    assert.equal(c.resolu, false);
+    assert.match(c.phrase, /The difference between 2 processes x 1 thread, pinned and 2 processes x 1 thread, free is not resolved: their intervals overlap\./);
+    assert.doesNotMatch(c.phrase, /more speech per second/);
+  });
+
+  it('leaves out and names arms whose controls failed', () => {
+    const v = buildVerdict([
+      arm({ k: 2, t: 1, pin: false, agg: 30, ci: [29, 31], per: [15, 15], held: false }),
+      arm({ k: 2, t: 1, pin: true, agg: 15.5, ci: [15.1, 16.2], per: [7.7, 7.8] }),
+    ], 2);
+    const c = v.comparaisons[0]!;
+    assert.deepEqual(c.classement.map((r) => r.disposition), ['2 processes x 1 thread, pinned']);
+    assert.deepEqual(c.exclus, ['2 processes x 1 thread, free (failed cpu_sum)']);
+    assert.match(c.phrase, /Left out, controls failed: 2 processes x 1 thread, free \(failed cpu_sum\)\./);
+    assert.doesNotMatch(c.phrase, /x30/);
+  });
+
+  it('shows scaling against the ideal min(K, cores) x single stream', () => {
+    const v = buildVerdict([
+      arm({ k: 1, t: 1, pin: false, agg: 10, ci: [9, 11], per: [10] }),
+      arm({ k: 2, t: 1, pin: false, agg: 19, ci: [18, 20], per: [9.5, 9.5] }),
+      arm({ k: 4, t: 1, pin: false, agg: 18, ci: [17, 19], per: [4.5, 4.5, 4.5, 4.5] }),
+    ], 2);
+    assert.deepEqual(v.passage_a_l_echelle, ['synthetic-siwis-medium, process, T=1, free: K=1 x10.0 (ideal x10.0, 100%); K=2 x19.0 (ideal x20.0, 95%); K=4 x18.0 (ideal x20.0, 90%)']);
+    assert.equal(v.comparaisons.length, 2);
+  });
+
+  it('the table flags a NOISY arm with its spread', () => {
+    const a = { ...arm({ k: 1, t: 1, pin: false, agg: 10, ci: [9, 11], per: [10] }), bruyant: true, dispersion_relative: 0.17 };
+    assert.match(armLine(a), /OK NOISY \(spread 17% of median\)/);
+  });
+});
