@@ -24,6 +24,7 @@ async function main(argv: string[]): Promise<number> {
         streams: { type: 'string' },
         threads: { type: 'string' },
         affinity: { type: 'string' },
+        isolation: { type: 'string' },
         warmup: { type: 'string' },
         'text-file': { type: 'string' },
         'out-dir': { type: 'string' },

@@ -16,6 +16,8 @@ Run options:
                         --streams/--threads/--affinity: K=1; K=2 free; K=2 pinned; K=1 T=2)
   --threads LIST        onnxruntime intra-op threads per stream, e.g. 1,2
   --affinity on|off|both   one core per stream (util-linux taskset), or free
+  --isolation process|thread|both   streams as child processes (default), as worker
+                        threads of one process (SharedArrayBuffer barrier), or both
   --warmup N            untimed passes before the timed ones (default 1)
   --text-file FILE      one sentence per line (UTF-8); default built-in French sentences
   --out-dir DIR         where archives go (default ./measurements)

@@ -1,7 +1,7 @@
 import type { Archive } from '../archive/schema.js';
 import { PiperParallelError } from '../errors.js';
 import { armLine, headerLines } from '../report/table.js';
-import { conditionLabel, type AffinityChoice } from '../run/conditions.js';
+import { conditionLabel, type AffinityChoice, type IsolationChoice } from '../run/conditions.js';
 import { runArms } from '../run/run-arms.js';
 import { parseChoice, parseList, parseWhole } from './parse.js';
 
@@ -11,6 +11,7 @@ export interface RunFlags {
   streams?: string;
   threads?: string;
   affinity?: string;
+  isolation?: string;
   warmup?: string;
   'text-file'?: string;
   'out-dir'?: string;
@@ -31,6 +32,7 @@ export async function runCommand(flags: RunFlags, command: string, io: Io, signa
   const streams = flags.streams === undefined ? undefined : parseList(flags.streams, '--streams', 1);
   const threads = flags.threads === undefined ? undefined : parseList(flags.threads, '--threads', 1);
   const affinity = flags.affinity === undefined ? undefined : parseChoice<AffinityChoice>(flags.affinity, '--affinity', ['on', 'off', 'both']);
+  const isolation = flags.isolation === undefined ? undefined : parseChoice<IsolationChoice>(flags.isolation, '--isolation', ['process', 'thread', 'both']);
   // Human output goes to stderr with --json so stdout carries only the archive.
   const say = flags.quiet ? () => undefined : flags.json ? io.err : io.out;
   const started = Date.now();
@@ -41,6 +43,7 @@ export async function runCommand(flags: RunFlags, command: string, io: Io, signa
     streams,
     threads,
     affinity,
+    isolation,
     textFile: flags['text-file'],
     outDir: flags['out-dir'],
     voicesDir: flags['voices-dir'],

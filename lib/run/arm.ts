@@ -123,6 +123,7 @@ export async function runArmWorkers(p: ArmRunParams): Promise<ArmRun> {
   let state: ArmRun['state'] = 'done';
   let message: string | undefined;
   try {
+    p.adapter.openArm?.(p.streams, { barrierMs: p.timeouts.barrierMs, loadMs: p.timeouts.loadMs });
     for (let rang = 0; rang < p.streams; rang += 1) {
       const w = p.adapter.spawn({ rang, core: p.cores[rang] });
       workers.push(w);
@@ -153,8 +154,9 @@ export async function runArmWorkers(p: ArmRunParams): Promise<ArmRun> {
         if ('message' in e && e.message.type === 'ready' && e.message.pass === pass) return pending.delete(e.rang);
         return false;
       }, () => pending.size === 0);
-      const atMs = monotonicMs() + p.timeouts.leadMs;
-      for (const w of workers) w.send({ type: 'start', pass, atMs });
+      // Processes: the parent is the barrier. Threads meet on their shared-memory barrier instead.
+      let atMs = monotonicMs() + p.timeouts.leadMs;
+      if (!p.adapter.selfSynchronized) for (const w of workers) w.send({ type: 'start', pass, atMs });
       pending = new Set(children.map((c) => c.rang));
       const results: PassMessage[] = [];
       await waitFor(`during pass ${pass}`, p.timeouts.passMs, (e) => {
@@ -166,6 +168,7 @@ export async function runArmWorkers(p: ArmRunParams): Promise<ArmRun> {
         return false;
       }, () => pending.size === 0);
       const startsMs = results.map((r) => r.startMs);
+      if (p.adapter.selfSynchronized) atMs = Math.min(...startsMs);
       sync.push({
         pass,
         warmup: pass < (p.init.warmup ?? 0),
@@ -190,6 +193,7 @@ export async function runArmWorkers(p: ArmRunParams): Promise<ArmRun> {
     }
   } finally {
     await Promise.all(workers.map((w) => w.terminate(p.timeouts.graceMs)));
+    await p.adapter.closeArm?.();
   }
   return { state, message, children, sync, wallSeconds: (monotonicMs() - t0) / 1000 };
 }

@@ -31,6 +31,10 @@ export type ReceivedParentMessage = z.infer<typeof ParentMessageSchema>;
 export const LoadedMessageSchema = z.object({
   type: z.literal('loaded'),
   pid: z.number().int(),
+  /** Kernel thread id, for a stream run as a thread. */
+  tid: z.number().int().optional(),
+  /** Threads whose CPU is counted as this stream's (its own and its onnxruntime pool). */
+  cpuThreads: z.number().int().optional(),
   /** Cores this worker may run on, as the OS reports them after any pinning. */
   cores: z.array(z.number().int().nonnegative()),
   loadSeconds: z.number().nonnegative(),

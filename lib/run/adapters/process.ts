@@ -1,16 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PiperParallelError } from '../../errors.js';
+import { findTaskset } from './taskset.js';
+
+export { findTaskset };
 import { WorkerMessageSchema, type ParentMessage, type WorkerMessage } from '../messages.js';
 import type { SpawnOptions, StreamWorker, WorkerAdapter, WorkerExit } from '../worker.js';
 
 const ENTRY = fileURLToPath(new URL('../entry/process-stream.js', import.meta.url));
-const TASKSET_PATHS = ['/usr/bin/taskset', '/bin/taskset', '/usr/local/bin/taskset'];
-
-export function findTaskset(): string | undefined {
-  return TASKSET_PATHS.find((p) => existsSync(p));
-}
 
 class ProcessWorker implements StreamWorker {
   readonly exited: Promise<WorkerExit>;

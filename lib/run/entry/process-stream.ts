@@ -2,10 +2,11 @@
  * Entry of a stream worker run as its own process (started by the process adapter, possibly
  * under taskset so the pinning holds before onnxruntime creates its threads).
  */
-import { allowedCores } from '../../measure/clock.js';
+import { PiperParallelError } from '../../errors.js';
+import { allowedCores, waitUntil } from '../../measure/clock.js';
 import { ParentMessageSchema, type ReceivedParentMessage, type WorkerMessage } from '../messages.js';
 import { Inbox } from '../runtime/inbox.js';
-import { failureMessage, runStream } from '../runtime/stream.js';
+import { failureMessage, runStream, type StreamHost } from '../runtime/stream.js';
 
 const inbox = new Inbox<ReceivedParentMessage>();
 
@@ -22,9 +23,17 @@ process.on('SIGINT', () => undefined);
 // The parent went away: nothing to report to, stop at once.
 process.on('disconnect', () => process.exit(0));
 
-const host = {
+const host: StreamHost = {
   send,
-  next: () => inbox.next(),
+  // The parent is the barrier: it answers every stream's ready with one start instant.
+  barrier: async (pass) => {
+    const start = await inbox.next();
+    if (start.type !== 'start' || start.pass !== pass) {
+      throw new PiperParallelError('BARRIER', `expected the start of pass ${pass}, got ${start.type}`);
+    }
+    await waitUntil(start.atMs);
+  },
+  createSession: (create) => create(),
   cpuSeconds: () => {
     const u = process.cpuUsage();
     return (u.user + u.system) / 1e6;

@@ -1,5 +1,5 @@
 import { PiperParallelError, toError } from '../../errors.js';
-import { monotonicMs, waitUntil } from '../../measure/clock.js';
+import { monotonicMs } from '../../measure/clock.js';
 import { Synthesizer } from '../../voice/synthesizer.js';
 import { prepareText } from '../../voice/text.js';
 import type { VoiceInfo } from '../../voice/load.js';
@@ -8,10 +8,15 @@ import { InitMessageSchema } from '../messages.js';
 
 export interface StreamHost {
   send(message: WorkerMessage): void;
-  next(): Promise<ReceivedParentMessage>;
+  /** Block until every stream may start pass `pass` (after saying ready). */
+  barrier(pass: number): Promise<void>;
+  /** Called once, around creating the session (thread workers serialize it to find their pool threads). */
+  createSession<T>(create: () => Promise<T>): Promise<T>;
   /** CPU seconds of what this stream owns: the whole process, or one thread. */
   cpuSeconds(): number;
   cores(): number[];
+  /** Extra facts for the loaded message (thread id, counted threads). */
+  identity?(): { tid?: number; cpuThreads?: number };
 }
 
 /**
@@ -22,7 +27,7 @@ export async function runStream(host: StreamHost, first: ReceivedParentMessage):
   const init = InitMessageSchema.parse(first);
   const loadStart = monotonicMs();
   const voice: VoiceInfo = { ...init.voice, configPath: `${init.voice.onnxPath}.json`, sizeBytes: 0, sha256: '', synthetic: init.voice.config.synthetic !== undefined };
-  const synth = await Synthesizer.create(voice, { threads: init.threads });
+  const synth = await host.createSession(() => Synthesizer.create(voice, { threads: init.threads }));
   const loadSeconds = (monotonicMs() - loadStart) / 1000;
   const prepared = await prepareText(init.lines, init.voice.config);
   if (prepared.sentences.length === 0) {
@@ -32,6 +37,7 @@ export async function runStream(host: StreamHost, first: ReceivedParentMessage):
   host.send({
     type: 'loaded',
     pid: process.pid,
+    ...host.identity?.(),
     cores: host.cores(),
     loadSeconds,
     phonemizeSeconds: prepared.phonemizeSeconds,
@@ -44,11 +50,7 @@ export async function runStream(host: StreamHost, first: ReceivedParentMessage):
       await new Promise(() => undefined);
     }
     host.send({ type: 'ready', pass });
-    const start = await host.next();
-    if (start.type !== 'start' || start.pass !== pass) {
-      throw new PiperParallelError('BARRIER', `expected start of pass ${pass}, got ${start.type}`);
-    }
-    await waitUntil(start.atMs);
+    await host.barrier(pass);
     const cpu0 = host.cpuSeconds();
     const t0 = monotonicMs();
     if (init.fault === 'throw-in-pass' && pass === init.warmup) throw new PiperParallelError('SYNTHESIS', 'injected fault: onnxruntime failed during a pass');

@@ -1,0 +1,34 @@
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+
+/** The calling thread's kernel id, from /proc/thread-self (-> "<pid>/task/<tid>"). */
+export function currentTid(): number {
+  const link = readlinkSync('/proc/thread-self');
+  const tid = Number(link.split('/').pop());
+  if (!Number.isInteger(tid)) throw new Error(`cannot read the thread id from /proc/thread-self (${link})`);
+  return tid;
+}
+
+/** Thread ids of this process. */
+export function processTids(): number[] {
+  return readdirSync('/proc/self/task').map(Number).filter(Number.isInteger);
+}
+
+/** Nanoseconds a thread spent on CPU: the first field of its schedstat. */
+export function parseSchedstat(text: string): number {
+  const ns = Number(text.trim().split(/\s+/)[0]);
+  if (!Number.isFinite(ns)) throw new Error(`not a schedstat line: "${text.trim()}"`);
+  return ns;
+}
+
+/** CPU seconds of the given threads of this process (a thread that ended counts as 0). */
+export function threadsCpuSeconds(tids: readonly number[], read: (path: string) => string = (p) => readFileSync(p, 'utf8')): number {
+  let ns = 0;
+  for (const tid of tids) {
+    try {
+      ns += parseSchedstat(read(`/proc/self/task/${tid}/schedstat`));
+    } catch {
+      // gone
+    }
+  }
+  return ns / 1e9;
+}

@@ -1,0 +1,104 @@
+import { fileURLToPath } from 'node:url';
+import { MessageChannel } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import { toError } from '../../errors.js';
+import { WorkerMessageSchema, type ParentMessage, type WorkerMessage } from '../messages.js';
+import { SabBarrier } from '../runtime/sab-barrier.js';
+import type { SpawnOptions, StreamWorker, WorkerAdapter, WorkerExit } from '../worker.js';
+import { findTaskset } from './taskset.js';
+import type { ThreadTask } from '../entry/thread-stream.js';
+
+const ENTRY = fileURLToPath(new URL('../entry/thread-stream.js', import.meta.url));
+
+class ThreadWorker implements StreamWorker {
+  readonly pid = process.pid;
+  readonly exited: Promise<WorkerExit>;
+  private readonly listeners: Array<(m: WorkerMessage) => void> = [];
+
+  constructor(
+    readonly rang: number,
+    private readonly port: MessagePort | import('node:worker_threads').MessagePort,
+    task: Promise<unknown>,
+    private readonly abort: AbortController,
+    private readonly barrier: SabBarrier,
+  ) {
+    this.exited = task.then(
+      (outcome) => ({ code: outcome === 'done' ? 0 : 1, signal: null }),
+      (err: unknown) => ({ code: null, signal: abort.signal.aborted ? 'terminated' : toError(err).message }),
+    );
+    (port as import('node:worker_threads').MessagePort).on('message', (raw: unknown) => {
+      const parsed = WorkerMessageSchema.safeParse(raw);
+      const message: WorkerMessage = parsed.success ? parsed.data : { type: 'failed', message: `thread ${rang} sent a malformed message` };
+      for (const l of this.listeners) l(message);
+    });
+  }
+
+  send(message: ParentMessage): void {
+    (this.port as import('node:worker_threads').MessagePort).postMessage(message);
+  }
+
+  onMessage(listener: (message: WorkerMessage) => void): void {
+    this.listeners.push(listener);
+  }
+
+  async terminate(): Promise<WorkerExit> {
+    // A waiter blocked in Atomics.wait wakes on the broken barrier; a running task is stopped with its thread.
+    this.barrier.break();
+    this.abort.abort();
+    const exit = await this.exited;
+    (this.port as import('node:worker_threads').MessagePort).close();
+    return exit;
+  }
+}
+
+/**
+ * Each stream a worker thread of this process: a piscina pool of exactly K threads per arm, one
+ * long task each, meeting on a SharedArrayBuffer barrier.
+ */
+export class ThreadAdapter implements WorkerAdapter {
+  readonly isolation = 'thread' as const;
+  readonly selfSynchronized = true;
+  private pool: Piscina | undefined;
+  private barrier: SabBarrier | undefined;
+  private timeouts = { barrierMs: 120_000, loadMs: 180_000 };
+
+  constructor(private readonly options: { entry?: string; taskset?: string | null } = {}) {}
+
+  openArm(streams: number, timeouts: { barrierMs: number; loadMs: number }): void {
+    this.timeouts = timeouts;
+    this.barrier = SabBarrier.create(streams);
+    this.pool = new Piscina({
+      filename: this.options.entry ?? ENTRY,
+      minThreads: streams,
+      maxThreads: streams,
+      concurrentTasksPerWorker: 1,
+      idleTimeout: 60_000,
+      atomics: 'disabled',
+    });
+  }
+
+  spawn({ rang, core }: SpawnOptions): StreamWorker {
+    if (!this.pool || !this.barrier) throw new Error('ThreadAdapter.spawn before openArm');
+    const { port1, port2 } = new MessageChannel();
+    const abort = new AbortController();
+    const task: ThreadTask = {
+      rang,
+      core: core ?? null,
+      port: port2,
+      barrier: this.barrier.buffer,
+      // A backstop only: the parent times the barrier first, and can name the stream that is missing.
+      barrierMs: this.timeouts.barrierMs * 2 + 5000,
+      loadMs: this.timeouts.loadMs,
+      taskset: this.options.taskset === undefined ? (findTaskset() ?? null) : this.options.taskset,
+    };
+    const run = this.pool.run(task, { transferList: [port2], signal: abort.signal });
+    return new ThreadWorker(rang, port1, run, abort, this.barrier);
+  }
+
+  async closeArm(): Promise<void> {
+    this.barrier?.break();
+    await this.pool?.destroy();
+    this.pool = undefined;
+    this.barrier = undefined;
+  }
+}

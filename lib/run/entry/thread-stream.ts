@@ -1,0 +1,69 @@
+/**
+ * Entry of a stream worker run as a worker thread (a piscina task that lasts the whole arm).
+ * Pins its own thread before its session exists, counts the CPU of its thread and of the
+ * onnxruntime pool threads its session created, and meets the others on a shared-memory barrier.
+ */
+import { execFileSync } from 'node:child_process';
+import type { MessagePort } from 'node:worker_threads';
+import { PiperParallelError } from '../../errors.js';
+import { allowedCores } from '../../measure/clock.js';
+import { currentTid, processTids, threadsCpuSeconds } from '../../measure/thread-cpu.js';
+import { findTaskset } from '../adapters/taskset.js';
+import { ParentMessageSchema, type ReceivedParentMessage, type WorkerMessage } from '../messages.js';
+import { Inbox } from '../runtime/inbox.js';
+import { SabBarrier } from '../runtime/sab-barrier.js';
+import { failureMessage, runStream, type StreamHost } from '../runtime/stream.js';
+
+export interface ThreadTask {
+  rang: number;
+  core: number | null;
+  port: MessagePort;
+  barrier: SharedArrayBuffer;
+  barrierMs: number;
+  loadMs: number;
+  taskset: string | null;
+}
+
+export default async function threadStream(task: ThreadTask): Promise<'done' | 'failed'> {
+  const { port } = task;
+  const send = (m: WorkerMessage): void => port.postMessage(m);
+  const inbox = new Inbox<ReceivedParentMessage>();
+  port.on('message', (raw: unknown) => {
+    const parsed = ParentMessageSchema.safeParse(raw);
+    if (parsed.success) inbox.push(parsed.data);
+  });
+  const barrier = new SabBarrier(task.barrier);
+  try {
+    const tid = currentTid();
+    if (task.core !== null) {
+      if (!task.taskset) throw new PiperParallelError('AFFINITY', 'affinity was requested but util-linux taskset is not installed; install util-linux or use --affinity off');
+      // Threads onnxruntime creates later inherit this thread's affinity.
+      execFileSync(task.taskset, ['-p', '-c', String(task.core), String(tid)], { stdio: 'ignore' });
+    }
+    let counted = [tid];
+    const host: StreamHost = {
+      send,
+      barrier: async () => barrier.arrive(task.barrierMs),
+      // Serialized across the arm's threads so the threads a session adds are known to be its own.
+      createSession: (create) =>
+        barrier.withLock(async () => {
+          const before = new Set(processTids());
+          const session = await create();
+          counted = [tid, ...processTids().filter((t) => !before.has(t))];
+          return session;
+        }, task.loadMs),
+      cpuSeconds: () => threadsCpuSeconds(counted),
+      cores: () => allowedCores('/proc/thread-self/status'),
+      identity: () => ({ tid, cpuThreads: counted.length }),
+    };
+    await runStream(host, await inbox.next());
+    return 'done';
+  } catch (err) {
+    send(failureMessage(err));
+    // The others must not wait for this stream.
+    barrier.break();
+    return 'failed';
+  } finally {
+    port.close();
+  }
+}

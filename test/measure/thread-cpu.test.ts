@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Worker } from 'node:worker_threads';
+import { currentTid, parseSchedstat, processTids, threadsCpuSeconds } from '../../lib/measure/thread-cpu.js';
+
+describe('per-thread CPU from /proc schedstat', () => {
+  it('parses the first field (ns on CPU) and sums threads through an injected reader', () => {
+    assert.equal(parseSchedstat('123456789 5000 7\n'), 123456789);
+    assert.throws(() => parseSchedstat('x y z'), /not a schedstat line/);
+    const files: Record<string, string> = { '/proc/self/task/10/schedstat': '1500000000 0 0', '/proc/self/task/11/schedstat': '500000000 0 0' };
+    assert.equal(threadsCpuSeconds([10, 11, 12], (p) => {
+      const t = files[p];
+      if (t === undefined) throw new Error('gone');
+      return t;
+    }), 2);
+  });
+
+  it('a busy thread accrues CPU, an idle one does not', { skip: process.platform !== 'linux' && 'Linux /proc only' }, async () => {
+    const me = currentTid();
+    assert.ok(processTids().includes(me));
+    const code = `const { parentPort } = require('node:worker_threads');
+      const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
+      parentPort.postMessage(tid);
+      parentPort.once('message', (ms) => { const t = Date.now(); while (Date.now() - t < ms) {} parentPort.postMessage('done'); });`;
+    const busy = new Worker(code, { eval: true });
+    const idle = new Worker(code, { eval: true });
+    const tidOf = (w: Worker) => new Promise<number>((r) => w.once('message', r));
+    const [busyTid, idleTid] = await Promise.all([tidOf(busy), tidOf(idle)]);
+    const before = [threadsCpuSeconds([busyTid]), threadsCpuSeconds([idleTid])];
+    busy.postMessage(300);
+    await new Promise((r) => busy.once('message', r));
+    const after = [threadsCpuSeconds([busyTid]), threadsCpuSeconds([idleTid])];
+    // CPU time, not wall time: the busy thread got at least a third of its 300 ms even on a loaded machine.
+    assert.ok(after[0]! - before[0]! > 0.1, `busy thread ${after[0]! - before[0]!} s`);
+    assert.ok(after[1]! - before[1]! < 0.05, `idle thread ${after[1]! - before[1]!} s`);
+    await Promise.all([busy.terminate(), idle.terminate()]);
+  });
+});
