@@ -4,6 +4,7 @@ import { armVoiceLabel } from './table.js';
 
 export type Verdict = Archive['verdict'];
 type Comparison = Verdict['comparaisons'][number];
+type Row = Comparison['classement'][number];
 
 const x = (v: number | null): string => (v === null ? '-' : `x${v.toFixed(1)}`);
 const ci = (c: [number, number] | null): string => (c ? `[${c[0].toFixed(1)}, ${c[1].toFixed(1)}]` : '[no interval]');
@@ -47,15 +48,25 @@ function compare(voiceArms: ArmRecord[], k: number, cores: number): Comparison |
   } else {
     parts.push(`${classement.map((c) => `${c.disposition}: ${x(c.debit_agrege)} aggregate ${ci(c.ic95)}`).join('; ')}.`);
   }
+  const versus = (a: Row, b: Row): boolean => {
+    if (overlaps(a.ic95, b.ic95)) {
+      parts.push(`The difference between ${a.disposition} and ${b.disposition} is not resolved: their intervals overlap.`);
+      return false;
+    }
+    const gain = a.debit_agrege !== null && b.debit_agrege ? ((a.debit_agrege / b.debit_agrege - 1) * 100).toFixed(0) : '?';
+    parts.push(`${a.disposition} gives ${gain}% more speech per second than ${b.disposition}.`);
+    return true;
+  };
   let resolu = false;
   const [best, second] = classement;
   if (best && second) {
-    if (overlaps(best.ic95, second.ic95)) {
-      parts.push(`The difference between ${best.disposition} and ${second.disposition} is not resolved: their intervals overlap.`);
-    } else {
-      resolu = true;
-      const gain = best.debit_agrege !== null && second.debit_agrege ? ((best.debit_agrege / second.debit_agrege - 1) * 100).toFixed(0) : '?';
-      parts.push(`${best.disposition} gives ${gain}% more speech per second than ${second.disposition}.`);
+    resolu = versus(best, second);
+    // The deployment question itself: K workers at once against one worker taking the K in turn.
+    const bestIsParallel = kept[0]?.flux_simultanes === k && k > 1;
+    const secondIsParallel = kept[1]?.flux_simultanes === k && k > 1;
+    if (k > 1 && bestIsParallel === secondIsParallel) {
+      const other = classement.find((_, i) => (kept[i]?.flux_simultanes === k) !== bestIsParallel);
+      if (other) versus(best, other);
     }
   } else if (best) {
     resolu = true;

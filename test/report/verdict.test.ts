@@ -94,3 +94,16 @@ describe('verdict', () => {
     assert.match(armLine(a), /OK NOISY \(spread 17% of median\)/);
   });
 });
+
+describe('verdict, the deployment question', () => {
+  it('also sets the best parallel layout against the best single worker when the top two are both parallel', () => {
+    const v = buildVerdict([
+      arm({ k: 2, t: 1, pin: false, agg: 15.0, ci: [14.0, 16.0], per: [7.5, 7.5] }),
+      arm({ k: 2, t: 1, pin: true, agg: 15.5, ci: [15.1, 16.2], per: [7.7, 7.8] }),
+      arm({ k: 1, t: 2, pin: false, agg: 12.5, ci: [12.1, 12.9], per: [12.5] }),
+    ], 2);
+    const c = v.comparaisons[0]!;
+    assert.equal(c.resolu, false);
+    assert.match(c.phrase, /not resolved: their intervals overlap\. 2 processes x 1 thread, pinned gives 24% more speech per second than 1 process x 2 threads, serving the 2 one after another\./);
+  });
+});
