@@ -26,6 +26,7 @@ async function main(argv: string[]): Promise<number> {
         affinity: { type: 'string' },
         isolation: { type: 'string' },
         warmup: { type: 'string' },
+        settle: { type: 'string' },
         'text-file': { type: 'string' },
         'out-dir': { type: 'string' },
         'voices-dir': { type: 'string' },

@@ -56,7 +56,7 @@ export const ChildSchema = z.object({
 });
 
 export const ControlSchema = z.object({
-  name: z.enum(['cpu_max', 'cpu_sum', 'affinity', 'start_skew']),
+  name: z.enum(['cpu_max', 'cpu_sum', 'affinity', 'start_skew', 'outside_load']),
   threshold: z.number(),
   measured: z.number(),
   unit: z.string(),
@@ -112,17 +112,35 @@ export const ConditionSchema = z.object({
   isolation: z.enum(['process', 'thread']),
 });
 
+export const SettleSchema = z.object({
+  /** Seconds waited before the first arm. */
+  attendu_s: z.number(),
+  limite_s: z.number(),
+  calme: z.boolean(),
+  /** What was seen at each look: 1-minute load and outside CPU (share of one core). */
+  vu: z.array(z.object({ charge_1min: z.number(), autre_cpu_coeurs: z.number().nullable() })),
+});
+
 export const MachineSchema = z.object({
   architecture: z.string(),
   plateforme: z.string(),
   noyau: z.string(),
+  systeme: z.string().nullable(),
   cpu: z.string(),
   coeurs_logiques: z.number().int(),
+  coeurs_physiques: z.number().int().nullable(),
   coeurs_autorises: z.array(z.number().int()),
+  gouverneur: z.string().nullable(),
+  frequences_mhz: z.array(z.number()).nullable(),
+  virtualisation: z.string().nullable(),
+  temperature_c: z.number().nullable(),
   memoire_octets: z.number(),
   charge_avant: z.array(z.number()),
   charge_apres: z.array(z.number()).nullable(),
   hote: z.string(),
+  version_node: z.string(),
+  version_onnxruntime: z.string(),
+  attente: SettleSchema.nullable(),
 });
 
 export const ArchiveSchema = z.object({

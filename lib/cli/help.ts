@@ -18,6 +18,7 @@ Run options:
   --affinity on|off|both   one core per stream (util-linux taskset), or free
   --isolation process|thread|both   streams as child processes (default), as worker
                         threads of one process (SharedArrayBuffer barrier), or both
+  --settle SECONDS      wait up to this long for a busy machine to calm down (default 30)
   --warmup N            untimed passes before the timed ones (default 1)
   --text-file FILE      one sentence per line (UTF-8); default built-in French sentences
   --out-dir DIR         where archives go (default ./measurements)

@@ -13,6 +13,7 @@ export interface RunFlags {
   affinity?: string;
   isolation?: string;
   warmup?: string;
+  settle?: string;
   'text-file'?: string;
   'out-dir'?: string;
   'voices-dir'?: string;
@@ -29,6 +30,7 @@ export interface Io {
 export async function runCommand(flags: RunFlags, command: string, io: Io, signal: AbortSignal): Promise<number> {
   const passes = flags.passes === undefined ? 6 : parseWhole(flags.passes, 'passes', 1);
   const warmup = flags.warmup === undefined ? undefined : parseWhole(flags.warmup, '--warmup', 0);
+  const settleSeconds = flags.settle === undefined ? undefined : parseWhole(flags.settle, '--settle', 0);
   const streams = flags.streams === undefined ? undefined : parseList(flags.streams, '--streams', 1);
   const threads = flags.threads === undefined ? undefined : parseList(flags.threads, '--threads', 1);
   const affinity = flags.affinity === undefined ? undefined : parseChoice<AffinityChoice>(flags.affinity, '--affinity', ['on', 'off', 'both']);
@@ -39,6 +41,7 @@ export async function runCommand(flags: RunFlags, command: string, io: Io, signa
   const result = await runArms({
     passes,
     warmup,
+    settleSeconds,
     voices: flags.voice,
     streams,
     threads,
@@ -56,6 +59,8 @@ export async function runCommand(flags: RunFlags, command: string, io: Io, signa
         }
       } else if (e.kind === 'start') {
         for (const l of headerLines(e.header)) say(l);
+        const w = e.header.machine_detail.attente;
+        if (w && w.attendu_s > 0) say(`waited ${w.attendu_s} s for the machine to settle (${w.calme ? 'calm' : 'still busy'}: 1-minute load ${w.vu.at(-1)?.charge_1min.toFixed(2)}, other programs ${((w.vu.at(-1)?.autre_cpu_coeurs ?? 0) * 100).toFixed(0)}% of a core)`);
       } else if (e.kind === 'arm-start') {
         if (process.stderr.isTTY && !flags.quiet) io.err(`arm ${e.index}/${e.total}: ${e.voice} ${conditionLabel(e.condition)} ...`);
       } else if (e.kind === 'arm-end') {

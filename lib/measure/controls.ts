@@ -1,6 +1,6 @@
 /** A check that can fail; any failure means nothing from the run may be published. */
 export interface Control {
-  name: 'cpu_max' | 'cpu_sum' | 'affinity' | 'start_skew';
+  name: 'cpu_max' | 'cpu_sum' | 'affinity' | 'start_skew' | 'outside_load';
   threshold: number;
   measured: number;
   unit: string;
@@ -100,5 +100,22 @@ export function skewControl(skewsMs: readonly number[], medianComputeSeconds: nu
     message: held
       ? `passes started within ${round(measured, 3)} ms of each other (limit ${round(threshold, 1)} ms)`
       : `a pass started ${round(measured, 3)} ms apart, over the ${round(threshold, 1)} ms limit (2% of the median pass) by ${round(measured - threshold, 3)} ms`,
+  };
+}
+
+/** Outside load during the arm: CPU used by other programs stays at or under 10% of one core. */
+export function outsideLoadControl(outsideCores: number): Control {
+  const threshold = 10;
+  const measured = round(outsideCores * 100);
+  const held = Number.isFinite(measured) && measured <= threshold;
+  return {
+    name: 'outside_load',
+    threshold,
+    measured,
+    unit: '% of one core',
+    held,
+    message: held
+      ? `other programs used ${measured}% of a core during this arm (limit ${threshold}%)`
+      : `another program used ${measured}% of a core during this arm, over the ${threshold}% limit by ${round(measured - threshold)} points`,
   };
 }

@@ -1,20 +1,61 @@
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
+import si from 'systeminformation';
 import type { MachineBlock } from '../archive/schema.js';
+import { ONNXRUNTIME_VERSION } from '../version.js';
 import { allowedCores } from './clock.js';
 
-/** What the machine is and how busy it was; unknown values say so instead of guessing. */
-export function machineBlock(): MachineBlock {
-  const cpus = os.cpus();
+function readOr(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8').trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+/** A value that reads as 0 or empty is unknown, not zero. */
+const known = (n: number | null | undefined): number | null => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : null);
+
+/**
+ * What the machine is and how busy it was, from systeminformation and /proc. Anything unreadable
+ * (clocks and temperature on most virtual machines) is recorded as null: unknown, never guessed.
+ */
+export async function machineBlock(): Promise<MachineBlock> {
+  const [cpu, speed, temp, osInfo, system, mem] = await Promise.all([
+    si.cpu().catch(() => undefined),
+    si.cpuCurrentSpeed().catch(() => undefined),
+    si.cpuTemperature().catch(() => undefined),
+    si.osInfo().catch(() => undefined),
+    si.system().catch(() => undefined),
+    si.mem().catch(() => undefined),
+  ]);
+  const clocks = (speed?.cores ?? []).map(known);
+  const governor = cpu?.governor || readOr('/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor');
+  const model = [cpu?.manufacturer, cpu?.brand].filter(Boolean).join(' ') || os.cpus()[0]?.model?.trim() || 'unknown';
   return {
     architecture: os.arch(),
     plateforme: os.platform(),
     noyau: os.release(),
-    cpu: cpus[0]?.model?.trim() || 'unknown',
-    coeurs_logiques: cpus.length,
+    systeme: osInfo ? `${osInfo.distro} ${osInfo.release}`.trim() : null,
+    cpu: model,
+    coeurs_logiques: os.cpus().length,
+    coeurs_physiques: known(cpu?.physicalCores),
     coeurs_autorises: allowedCores(),
-    memoire_octets: os.totalmem(),
+    gouverneur: governor || null,
+    frequences_mhz: clocks.length > 0 && clocks.every((c) => c !== null) ? (clocks as number[]) : null,
+    virtualisation: system === undefined ? null : system.virtual ? system.virtualHost || 'yes' : 'none',
+    temperature_c: known(temp?.main),
+    memoire_octets: mem?.total ?? os.totalmem(),
     charge_avant: os.loadavg(),
     charge_apres: null,
     hote: os.hostname(),
+    version_node: process.version,
+    version_onnxruntime: ONNXRUNTIME_VERSION,
+    attente: null,
   };
+}
+
+/** What identifies a machine across runs (not its load or clocks). */
+export function machineFingerprint(m: Pick<MachineBlock, 'architecture' | 'cpu' | 'coeurs_logiques' | 'memoire_octets'>): string {
+  return `${m.architecture}|${m.cpu}|${m.coeurs_logiques} cores|${Math.round(m.memoire_octets / 2 ** 30)} GiB`;
 }

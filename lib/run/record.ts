@@ -1,5 +1,5 @@
 import type { ArmRecord, ChildRecordOut, Condition, PassRecord } from '../archive/schema.js';
-import { affinityControl, cpuMaxControl, cpuSumControl, skewControl, type Control } from '../measure/controls.js';
+import { affinityControl, cpuMaxControl, cpuSumControl, outsideLoadControl, skewControl, type Control } from '../measure/controls.js';
 import { bootstrapMedianCi, distribution, median, summarize, upperControlLimit } from '../measure/stats.js';
 import type { ArmRun, ChildRecord } from './arm.js';
 import type { PassMessage } from './messages.js';
@@ -58,6 +58,8 @@ export interface ArmIdentity {
   condition: Condition;
   /** Every core the run may use (the parent's own affinity). */
   allCores: number[];
+  /** CPU other programs used during the arm, in cores; undefined where it could not be read. */
+  outsideCores?: number;
 }
 
 /** Turn a worker run into the archived arm, with its statistics and controls. */
@@ -80,6 +82,7 @@ export function armRecord(run: ArmRun, id: ArmIdentity): ArmRecord {
     const medianCompute = median(enfants.flatMap((e) => e.passes.map((p) => p.temps_calcul_s)));
     const skew = skewControl(timedSync.map((s) => s.skewMs), medianCompute, condition.flux);
     if (skew) controls.push(skew);
+    if (id.outsideCores !== undefined) controls.push(outsideLoadControl(id.outsideCores));
   }
   // Aggregate of each timed pass: only passes every stream finished.
   const passIds = [...new Set(enfants.flatMap((e) => e.passes.map((p) => p.passe)))].sort((a, b) => a - b);

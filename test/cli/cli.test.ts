@@ -62,7 +62,7 @@ describe('command line', () => {
     const dir = tempDir('run');
     const text = path.join(dir, 'short.txt');
     writeFileSync(text, 'Bonjour tout le monde.\n');
-    const r = cli(['2', '--voice', 'synthetic-siwis-medium', '--streams', '2', '--affinity', 'on', '--warmup', '0', '--text-file', text, '--out-dir', path.join(dir, 'm'), '--voices-dir', sharedVoicesDir(), '--json'], dir);
+    const r = cli(['2', '--settle', '0', '--voice', 'synthetic-siwis-medium', '--streams', '2', '--affinity', 'on', '--warmup', '0', '--text-file', text, '--out-dir', path.join(dir, 'm'), '--voices-dir', sharedVoicesDir(), '--json'], dir);
     assert.ok(r.code === 0 || r.code === 3, r.stderr);
     const archive = ArchiveSchema.parse(JSON.parse(r.stdout));
     assert.equal(r.code, archive.controle_tenu ? 0 : 3);
@@ -78,7 +78,7 @@ describe('command line', () => {
   });
 
   it('a missing text file is a one-line error naming the option', () => {
-    const r = cli(['1', '--text-file', '/nonexistent/t.txt', '--voice', 'synthetic-siwis-medium', '--voices-dir', sharedVoicesDir()]);
+    const r = cli(['1', '--settle', '0', '--text-file', '/nonexistent/t.txt', '--voice', 'synthetic-siwis-medium', '--voices-dir', sharedVoicesDir()]);
     assert.equal(r.code, 1);
     assert.match(r.stderr, /--text-file \/nonexistent\/t\.txt cannot be read \(ENOENT\)/);
   });

@@ -10,7 +10,7 @@ it('Ctrl-C after the first arm: exit 130, the finished arm kept in the partial f
   const text = path.join(dir, 't.txt');
   writeFileSync(text, 'Bonjour tout le monde.\n');
   const out = path.join(dir, 'm');
-  const child = spawn(process.execPath, [BIN, '2', '--voice', 'synthetic-siwis-medium', '--voices-dir', sharedVoicesDir(), '--text-file', text, '--out-dir', out], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, '2', '--settle', '0', '--voice', 'synthetic-siwis-medium', '--voices-dir', sharedVoicesDir(), '--text-file', text, '--out-dir', out], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   let sent = false;

@@ -11,7 +11,7 @@ describe('runArms end to end (synthetic voice, one short sentence, 2 passes)', (
   it('runs the four default conditions and writes an archive that matches the schema', async () => {
     const outDir = tempDir('out');
     const events: string[] = [];
-    const r = await runArms({ passes: 2, warmup: 1, voices: ['synthetic-siwis-medium'], lines: ['Bonjour tout le monde.'], outDir, voicesDir: sharedVoicesDir(), onProgress: (e) => events.push(e.kind) });
+    const r = await runArms({ settleSeconds: 0, passes: 2, warmup: 1, voices: ['synthetic-siwis-medium'], lines: ['Bonjour tout le monde.'], outDir, voicesDir: sharedVoicesDir(), onProgress: (e) => events.push(e.kind) });
     const onDisk = ArchiveSchema.parse(JSON.parse(readFileSync(r.path, 'utf8')));
     assert.match(path.basename(r.path), /^piper-parallel-\d{8}-\d{6}\.json$/);
     assert.equal(onDisk.bras.length, 4);
@@ -43,7 +43,7 @@ describe('runArms end to end (synthetic voice, one short sentence, 2 passes)', (
 
   it('an arm whose worker throws fails, the run goes on, and nothing may be published', async () => {
     const outDir = tempDir('out');
-    const r = await runArms({ passes: 1, warmup: 0, voices: ['synthetic-siwis-medium'], streams: [1], lines: ['Oui.'], outDir, voicesDir: sharedVoicesDir(), fault: 'throw-in-pass' });
+    const r = await runArms({ settleSeconds: 0, passes: 1, warmup: 0, voices: ['synthetic-siwis-medium'], streams: [1], lines: ['Oui.'], outDir, voicesDir: sharedVoicesDir(), fault: 'throw-in-pass' });
     assert.equal(r.archive.controle_tenu, false);
     assert.equal(r.archive.bras[0]?.etat, 'failed');
     assert.match(r.archive.bras[0]?.erreur ?? '', /stream 0 failed during pass 0: injected fault/);
@@ -64,6 +64,7 @@ describe('runArms with thread isolation (piscina workers, SharedArrayBuffer barr
   it('runs K=2 pinned and K=1 T=2 as threads, with per-thread CPU and the same archive shape', async () => {
     const outDir = tempDir('out');
     const r = await runArms({
+      settleSeconds: 0,
       passes: 2,
       warmup: 1,
       voices: ['synthetic-siwis-medium'],
@@ -89,6 +90,7 @@ describe('runArms with thread isolation (piscina workers, SharedArrayBuffer barr
   it('a thread stream that never reaches the barrier fails the arm in bounded time, and the next arm still runs', async () => {
     const t0 = Date.now();
     const r = await runArms({
+      settleSeconds: 0,
       passes: 1,
       warmup: 0,
       voices: ['synthetic-siwis-medium'],
