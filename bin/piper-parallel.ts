@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { archiveJsonSchema } from '../lib/archive/schema.js';
+import { compareCommand } from '../lib/cli/compare-command.js';
 import { HELP } from '../lib/cli/help.js';
 import { exitCodeFor, runCommand, type Io } from '../lib/cli/run-command.js';
 import { buildVoices, fetchCommand, listVoices, phonemizeCommand, synthCommand } from '../lib/cli/voice-commands.js';
@@ -33,6 +34,8 @@ async function main(argv: string[]): Promise<number> {
         out: { type: 'string' },
         speaker: { type: 'string' },
         'base-url': { type: 'string' },
+        tolerance: { type: 'string' },
+        force: { type: 'boolean' },
         json: { type: 'boolean' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -65,6 +68,8 @@ async function main(argv: string[]): Promise<number> {
       return phonemizeCommand(rest.join(' ') || undefined, v.voice?.[0], v['espeak-voice'], voicesDir, io);
     case 'synth':
       return synthCommand(rest.join(' ') || undefined, v.voice?.[0], v.threads, v.out, voicesDir, io, v.speaker);
+    case 'compare':
+      return compareCommand(rest, v.tolerance, v.json ?? false, v.force ?? false, io);
     case 'schema':
       io.out(JSON.stringify(archiveJsonSchema(), null, 2));
       return 0;

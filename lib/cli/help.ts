@@ -7,6 +7,8 @@ Usage:
   piper-parallel voices fetch NAME...      download real voices (checked against voices.json)
   piper-parallel phonemize [--voice NAME | --espeak-voice CODE] TEXT
   piper-parallel synth --voice NAME [--threads T] [--speaker ID|NAME] --out FILE.wav TEXT
+  piper-parallel compare A.json B.json [--tolerance PCT] [--json] [--force]
+                                           compare two runs (exit 4 on a regression)
   piper-parallel schema                    print the archive's JSON Schema
 
 Run options:
@@ -29,7 +31,7 @@ Run options:
   -h, --help            this help
   --version             the tool's version
 
-Exit codes: 0 every control held; 3 a control failed (nothing from the run may be
-published); 1 error; 2 usage error; 130 interrupted (finished arms kept in
+Exit codes: 0 every control held (compare: no regression); 3 a control failed (nothing from the run may be
+published); 4 compare found a regression; 1 error; 2 usage error or refusal; 130 interrupted (finished arms kept in
 measurements/.partial/).
 `;

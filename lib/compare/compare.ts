@@ -1,0 +1,120 @@
+import type { ComparableArm, ComparableRun } from './read.js';
+
+export type MetricVerdict = 'FASTER' | 'SLOWER' | 'HIGHER' | 'LOWER' | 'SAME' | 'NOISY' | 'INCOMPARABLE' | 'CONTROLS FAILED' | 'ONLY IN A' | 'ONLY IN B';
+
+export interface MetricRow {
+  arm: string;
+  metric: 'aggregate' | 'per_stream' | 'cpu_percent';
+  a: number | null;
+  b: number | null;
+  changePercent: number | null;
+  verdict: MetricVerdict;
+  why: string;
+}
+
+export interface Comparison {
+  a: string;
+  b: string;
+  tolerancePercent: number;
+  /** Why the runs cannot be compared at all (different machines or tools), when not forced. */
+  refused: string | null;
+  /** What --force overrode. */
+  forced: string[];
+  /** Workload differences: every metric of every arm is INCOMPARABLE. */
+  workloadDiffers: string[];
+  rows: MetricRow[];
+  /** A throughput metric SLOWER beyond the tolerance, in an arm whose controls held in both runs. */
+  regression: boolean;
+}
+
+export interface CompareOptions {
+  tolerancePercent?: number;
+  force?: boolean;
+}
+
+function workloadDifferences(a: ComparableRun, b: ComparableRun): string[] {
+  const out: string[] = [];
+  const check = (name: string, x: unknown, y: unknown): void => {
+    if (x === null && y === null) return;
+    if (x === null || y === null) out.push(`${name} unknown in ${x === null ? 'A' : 'B'}`);
+    else if (x !== y) out.push(`${name} ${String(x)} vs ${String(y)}`);
+  };
+  check('text', a.workload.text, b.workload.text);
+  check('passes', a.workload.passes, b.workload.passes);
+  check('warm-up', a.workload.warmup, b.workload.warmup);
+  return out;
+}
+
+const METRICS = [
+  { metric: 'aggregate', of: (x: ComparableArm) => x.aggregate, throughput: true },
+  { metric: 'per_stream', of: (x: ComparableArm) => x.perStream, throughput: true },
+  { metric: 'cpu_percent', of: (x: ComparableArm) => x.cpuPercent, throughput: false },
+] as const;
+
+/** Pair arms by voice, K, T, affinity and isolation and give each metric a verdict. */
+export function compareArchives(a: ComparableRun, b: ComparableRun, options: CompareOptions = {}): Comparison {
+  const tol = options.tolerancePercent ?? 5;
+  const result: Comparison = { a: a.file, b: b.file, tolerancePercent: tol, refused: null, forced: [], workloadDiffers: [], rows: [], regression: false };
+  const obstacles: string[] = [];
+  if (a.tool !== b.tool) obstacles.push(`different tools (A by ${a.tool}, B by ${b.tool})`);
+  else if (a.machine !== b.machine) obstacles.push(`different machines (A: ${a.machine}; B: ${b.machine})`);
+  if (obstacles.length > 0) {
+    if (!options.force) {
+      result.refused = `${obstacles.join('; ')}; figures from different machines or tools do not compare (--force to compare anyway)`;
+      return result;
+    }
+    result.forced = obstacles;
+  }
+  result.workloadDiffers = workloadDifferences(a, b);
+  const keys = [...new Set([...a.arms.map((x) => x.key), ...b.arms.map((x) => x.key)])];
+  for (const key of keys) {
+    const x = a.arms.find((r) => r.key === key);
+    const y = b.arms.find((r) => r.key === key);
+    for (const m of METRICS) {
+      const va = x ? m.of(x) : null;
+      const vb = y ? m.of(y) : null;
+      const change = va !== null && vb !== null && va !== 0 ? ((vb - va) / va) * 100 : null;
+      const row = (verdict: MetricVerdict, why: string): MetricRow => ({ arm: key, metric: m.metric, a: va, b: vb, changePercent: change, verdict, why });
+      if (!x || !y) {
+        result.rows.push(row(x ? 'ONLY IN A' : 'ONLY IN B', 'no such arm in the other run'));
+        continue;
+      }
+      const armWorkload = [...result.workloadDiffers];
+      if (x.voiceSha256 !== y.voiceSha256) armWorkload.push(x.voiceSha256 && y.voiceSha256 ? 'voice checksum differs' : 'voice checksum unknown');
+      if (!x.held || !y.held) {
+        result.rows.push(row('CONTROLS FAILED', `controls failed in ${!x.held && !y.held ? 'both runs' : !x.held ? 'A' : 'B'}; shown, not counted`));
+      } else if (armWorkload.length > 0) {
+        result.rows.push(row('INCOMPARABLE', armWorkload.join('; ')));
+      } else if (change === null) {
+        result.rows.push(row('INCOMPARABLE', 'a figure is missing'));
+      } else if (m.throughput && ((x.spread ?? 0) * 100 > tol || (y.spread ?? 0) * 100 > tol)) {
+        result.rows.push(row('NOISY', `own spread ${((x.spread ?? 0) * 100).toFixed(1)}% / ${((y.spread ?? 0) * 100).toFixed(1)}% is wider than the ${tol}% tolerance`));
+      } else if (Math.abs(change) <= tol) {
+        result.rows.push(row('SAME', `within ${tol}%`));
+      } else if (m.throughput) {
+        const verdict = change > 0 ? 'FASTER' : 'SLOWER';
+        if (verdict === 'SLOWER') result.regression = true;
+        result.rows.push(row(verdict, `${change > 0 ? '+' : ''}${change.toFixed(1)}%, beyond ${tol}%`));
+      } else {
+        result.rows.push(row(change > 0 ? 'HIGHER' : 'LOWER', `${change > 0 ? '+' : ''}${change.toFixed(1)}%, beyond ${tol}% (CPU is not a regression by itself)`));
+      }
+    }
+  }
+  return result;
+}
+
+const fmt = (v: number | null): string => (v === null ? '-' : v.toFixed(2));
+
+/** The comparison as a Markdown table. */
+export function comparisonMarkdown(c: Comparison): string {
+  const lines = [`# piper-parallel compare`, '', `A: ${c.a}`, `B: ${c.b}`, `tolerance: ${c.tolerancePercent}%`];
+  if (c.refused) return [...lines, '', `REFUSED: ${c.refused}`].join('\n');
+  if (c.forced.length > 0) lines.push(`FORCED despite: ${c.forced.join('; ')}`);
+  if (c.workloadDiffers.length > 0) lines.push(`workload differs: ${c.workloadDiffers.join('; ')}`);
+  lines.push('', '| arm | metric | A | B | change | verdict | why |', '| --- | --- | --- | --- | --- | --- | --- |');
+  for (const r of c.rows) {
+    lines.push(`| ${r.arm} | ${r.metric} | ${fmt(r.a)} | ${fmt(r.b)} | ${r.changePercent === null ? '-' : `${r.changePercent > 0 ? '+' : ''}${r.changePercent.toFixed(1)}%`} | ${r.verdict} | ${r.why} |`);
+  }
+  lines.push('', c.regression ? `REGRESSION: a throughput fell by more than ${c.tolerancePercent}%` : `no regression beyond ${c.tolerancePercent}%`);
+  return lines.join('\n');
+}

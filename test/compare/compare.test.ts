@@ -1,0 +1,165 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { before, describe, it } from 'node:test';
+import type { Archive } from '../../lib/archive/schema.js';
+import { compareArchives } from '../../lib/compare/compare.js';
+import { readComparable } from '../../lib/compare/read.js';
+import { runArms } from '../../lib/run/run-arms.js';
+import { BIN, sharedVoicesDir, tempDir } from '../helpers/paths.js';
+
+const dir = tempDir('compare');
+let base: Archive;
+
+/** Write a copy of the real archive, changed by `edit`. */
+function variant(name: string, edit: (a: Archive) => void): string {
+  const copy = structuredClone(base);
+  edit(copy);
+  const file = path.join(dir, `${name}.json`);
+  writeFileSync(file, JSON.stringify(copy));
+  return file;
+}
+
+/** Every arm steady (no spread) and every control held, so verdicts depend only on the edits. */
+function steady(a: Archive): void {
+  for (const b of a.bras) {
+    b.dispersion_relative = 0.01;
+    b.controle_tenu = true;
+  }
+}
+
+function scale(a: Archive, factor: number): void {
+  for (const b of a.bras) {
+    b.debit_agrege_passe_mediane = (b.debit_agrege_passe_mediane ?? 0) * factor;
+    b.debit_par_flux_mediane = b.debit_par_flux_mediane.map((x) => (x ?? 0) * factor);
+  }
+}
+
+/** A hand-written archive of the original Python script (REFERENCE section 1 keys only). */
+function pythonArchive(ratio: number): unknown {
+  const pass = (passe: number, r: number) => ({ passe, temps_calcul_s: 2, audio_s: 2 * r, ratio: r, rtf: 1 / r, cpu_pourcent: 99 });
+  const child = (rang: number) => ({ rang, affinite_effective: [0, 1], passes: [pass(1, ratio), pass(2, ratio * 1.01), pass(3, ratio * 0.99)], resume: { ratio: { min: ratio * 0.99, max: ratio * 1.01, mediane: ratio }, rtf: { min: 0, max: 0, mediane: 0 }, cpu_pourcent: { min: 99, max: 99, mediane: 99 } } });
+  return {
+    outil: 'mesure_piper_parallele.py',
+    question: 'K processus ou K threads ?',
+    origine: 'script',
+    version_piper: '1.2.0',
+    version_onnxruntime: '1.17.0',
+    machine: 'aarch64',
+    coeurs: 2,
+    date_utc: '2025-01-01T00:00:00Z',
+    protocole: { source_du_texte: 'phrases françaises', passes_par_bras: 3, conditions: [], dimensions: {}, synchronisation: 'barriere', pourquoi_barriere: '...', controle: [], commande: 'python3 mesure_piper_parallele.py 3' },
+    bras: [
+      { voix: 'fr_FR-siwis-medium', flux_simultanes: 2, fils_par_flux: 1, affinite_demandee: false, affinites_vues: [[0, 1], [0, 1]], controle_affinite_tenu: true, mural_total_s: 10, enfants: [child(0), child(1)], debit_par_flux_mediane: [ratio, ratio], debit_agrege_mediane: 2 * ratio, cpu_somme_medianes: 198, controle_tenu: true },
+    ],
+    controle_tenu: true,
+  };
+}
+
+before(async () => {
+  const r = await runArms({ settleSeconds: 0, passes: 3, warmup: 0, voices: ['synthetic-siwis-medium'], streams: [1, 2], lines: ['Oui.'], outDir: path.join(dir, 'm'), voicesDir: sharedVoicesDir() });
+  base = r.archive;
+});
+
+describe('compare', () => {
+  it('SAME, FASTER and SLOWER beyond the tolerance; a regression only for SLOWER', async () => {
+    const a = await readComparable(variant('a', steady));
+    const same = compareArchives(a, await readComparable(variant('same', (x) => { steady(x); scale(x, 1.02); })));
+    assert.ok(same.rows.filter((r) => r.metric !== 'cpu_percent').every((r) => r.verdict === 'SAME'), JSON.stringify(same.rows));
+    assert.equal(same.regression, false);
+    const faster = compareArchives(a, await readComparable(variant('faster', (x) => { steady(x); scale(x, 1.2); })));
+    assert.ok(faster.rows.filter((r) => r.metric === 'aggregate').every((r) => r.verdict === 'FASTER'));
+    assert.equal(faster.regression, false);
+    const slower = compareArchives(a, await readComparable(variant('slower', (x) => { steady(x); scale(x, 0.8); })));
+    assert.ok(slower.rows.filter((r) => r.metric === 'aggregate').every((r) => r.verdict === 'SLOWER' && Math.abs((r.changePercent ?? 0) + 20) < 1e-9));
+    assert.equal(slower.regression, true);
+  });
+
+  it('NOISY when an arm\'s own spread is wider than the tolerance', async () => {
+    const a = await readComparable(variant('a2', steady));
+    const c = compareArchives(a, await readComparable(variant('noisy', (x) => { steady(x); scale(x, 0.8); for (const b of x.bras) b.dispersion_relative = 0.12; })));
+    assert.ok(c.rows.filter((r) => r.metric === 'aggregate').every((r) => r.verdict === 'NOISY'));
+    assert.equal(c.regression, false);
+  });
+
+  it('INCOMPARABLE when the workload differs (text, voice checksum, passes, warm-up)', async () => {
+    const a = await readComparable(variant('a3', steady));
+    for (const [name, edit, why] of [
+      ['text', (x: Archive) => { x.protocole.texte.sha256 = 'f'.repeat(64); }, /text/],
+      ['passes', (x: Archive) => { x.protocole.passes_par_bras = 9; }, /passes 3 vs 9/],
+      ['warmup', (x: Archive) => { x.protocole.passes_echauffement = 2; }, /warm-up 0 vs 2/],
+      ['voice', (x: Archive) => { for (const b of x.bras) b.voix_sha256 = 'e'.repeat(64); }, /voice checksum differs/],
+    ] as const) {
+      const c = compareArchives(a, await readComparable(variant(name, (x) => { steady(x); scale(x, 0.5); edit(x); })));
+      assert.ok(c.rows.every((r) => r.verdict === 'INCOMPARABLE' && why.test(r.why)), `${name}: ${JSON.stringify(c.rows[0])}`);
+      assert.equal(c.regression, false);
+    }
+  });
+
+  it('an arm whose controls failed in either run is shown, never counted', async () => {
+    const a = await readComparable(variant('a4', steady));
+    const c = compareArchives(a, await readComparable(variant('failed', (x) => { steady(x); scale(x, 0.5); x.bras[0]!.controle_tenu = false; })));
+    const first = c.rows.filter((r) => r.arm === c.rows[0]!.arm);
+    assert.ok(first.every((r) => r.verdict === 'CONTROLS FAILED' && /in B; shown, not counted/.test(r.why)));
+    // The other arm still counts.
+    assert.equal(c.regression, true);
+  });
+
+  it('refuses runs from different machines unless forced, and says so when forced', async () => {
+    const a = await readComparable(variant('a5', steady));
+    const other = await readComparable(variant('other', (x) => { steady(x); x.machine_detail.cpu = 'Some Other CPU'; }));
+    const refused = compareArchives(a, other);
+    assert.match(refused.refused ?? '', /different machines .*--force/);
+    assert.equal(refused.rows.length, 0);
+    const forced = compareArchives(a, other, { force: true });
+    assert.equal(forced.refused, null);
+    assert.match(forced.forced.join(), /different machines/);
+  });
+
+  it('reads Python archives: what they lack is unknown; against ours they are refused as another tool', async () => {
+    const p1 = path.join(dir, 'py1.json');
+    const p2 = path.join(dir, 'py2.json');
+    writeFileSync(p1, JSON.stringify(pythonArchive(5)));
+    writeFileSync(p2, JSON.stringify(pythonArchive(4)));
+    const py1 = await readComparable(p1);
+    assert.deepEqual(py1.workload, { text: null, passes: 3, warmup: null });
+    assert.equal(py1.arms[0]?.voiceSha256, null);
+    const pp = compareArchives(py1, await readComparable(p2));
+    assert.ok(pp.rows.filter((r) => r.metric === 'aggregate').every((r) => r.verdict === 'SLOWER'), JSON.stringify(pp.rows));
+    const mixed = compareArchives(py1, await readComparable(variant('a6', steady)));
+    assert.match(mixed.refused ?? '', /different tools \(A by python, B by piper-parallel\)/);
+    const forced = compareArchives(py1, await readComparable(variant('a7', steady)), { force: true });
+    assert.ok(forced.rows.filter((r) => r.verdict !== 'ONLY IN A' && r.verdict !== 'ONLY IN B').every((r) => r.verdict === 'INCOMPARABLE'));
+  });
+
+  it('command line: Markdown on stdout, exit 0 / 4 / 2, --json, and one-line errors for broken files', () => {
+    const run = (args: string[]) => spawnSync(process.execPath, [BIN, 'compare', ...args], { encoding: 'utf8' });
+    const a = variant('ca', steady);
+    const same = run([a, variant('cs', (x) => { steady(x); scale(x, 1.01); })]);
+    assert.equal(same.status, 0, same.stderr);
+    assert.match(same.stdout, /\| arm \| metric \| A \| B \| change \| verdict \| why \|/);
+    const slow = run([a, variant('cl', (x) => { steady(x); scale(x, 0.7); }), '--tolerance', '10']);
+    assert.equal(slow.status, 4);
+    assert.match(slow.stdout, /REGRESSION/);
+    const json = run([a, variant('cj', steady), '--json']);
+    assert.equal((JSON.parse(json.stdout) as { regression: boolean }).regression, false);
+    const refused = run([a, variant('cm', (x) => { x.machine_detail.coeurs_logiques = 64; })]);
+    assert.equal(refused.status, 2);
+    const truncated = path.join(dir, 'truncated.json');
+    writeFileSync(truncated, JSON.stringify(base).slice(0, 500));
+    const t = run([a, truncated]);
+    assert.equal(t.status, 2);
+    assert.match(t.stderr, /truncated\.json is not valid JSON .*truncated archive/);
+    const shape = path.join(dir, 'shape.json');
+    writeFileSync(shape, JSON.stringify({ hello: 'world' }));
+    assert.match(run([a, shape]).stderr, /shape\.json is neither a piper-parallel archive nor one of mesure_piper_parallele\.py \(outil: /);
+    const missing = path.join(dir, 'missing.json');
+    const m = structuredClone(base) as Partial<Archive>;
+    delete m.bras;
+    writeFileSync(missing, JSON.stringify(m));
+    assert.match(run([a, missing]).stderr, /missing\.json is not a piper-parallel archive this version reads \(bras: /);
+    assert.match(run([a]).stderr, /compare takes two archives, got 1/);
+    assert.match(run([a, a, '--tolerance', 'x']).stderr, /--tolerance must be a percentage above 0/);
+  });
+});
