@@ -28,6 +28,7 @@ async function main(argv: string[]): Promise<number> {
         isolation: { type: 'string' },
         warmup: { type: 'string' },
         settle: { type: 'string' },
+        resume: { type: 'string' },
         'text-file': { type: 'string' },
         'out-dir': { type: 'string' },
         'voices-dir': { type: 'string' },

@@ -15,7 +15,14 @@ export function armKey(arm: Pick<ArmRecord, 'voix' | 'flux_simultanes' | 'fils_p
 export class PartialLog {
   private readonly keys = new Set<string>();
 
-  private constructor(readonly file: string) {}
+  private constructor(readonly file: string, held: Iterable<string> = []) {
+    for (const k of held) this.keys.add(k);
+  }
+
+  /** Continue an existing partial file (resume); the arms it holds stay refused. */
+  static reopen(file: string, held: Iterable<string>): PartialLog {
+    return new PartialLog(file, held);
+  }
 
   static async create(outDir: string, base: string, header: unknown): Promise<PartialLog> {
     const dir = path.join(outDir, '.partial');

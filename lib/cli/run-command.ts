@@ -19,6 +19,7 @@ export interface RunFlags {
   'voices-dir'?: string;
   json?: boolean;
   quiet?: boolean;
+  resume?: string;
 }
 
 export interface Io {
@@ -28,7 +29,7 @@ export interface Io {
 
 /** The main job; returns the exit code. */
 export async function runCommand(flags: RunFlags, command: string, io: Io, signal: AbortSignal): Promise<number> {
-  const passes = flags.passes === undefined ? 6 : parseWhole(flags.passes, 'passes', 1);
+  const passes = flags.passes === undefined ? undefined : parseWhole(flags.passes, 'passes', 1);
   const warmup = flags.warmup === undefined ? undefined : parseWhole(flags.warmup, '--warmup', 0);
   const settleSeconds = flags.settle === undefined ? undefined : parseWhole(flags.settle, '--settle', 0);
   const streams = flags.streams === undefined ? undefined : parseList(flags.streams, '--streams', 1);
@@ -51,6 +52,7 @@ export async function runCommand(flags: RunFlags, command: string, io: Io, signa
     outDir: flags['out-dir'],
     voicesDir: flags['voices-dir'],
     command,
+    resume: flags.resume,
     signal,
     onProgress: (e) => {
       if (e.kind === 'voices') {

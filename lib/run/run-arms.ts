@@ -2,10 +2,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { ArchiveSchema, SCHEMA_VERSION, type Archive, type ArmRecord, type Condition } from '../archive/schema.js';
 import { archiveBaseName, checkWritable, writeExclusive } from '../archive/writer.js';
-import { PartialLog } from '../archive/partial.js';
+import { armKey, PartialLog } from '../archive/partial.js';
 import { PiperParallelError } from '../errors.js';
 import { allowedCores } from '../measure/clock.js';
-import { machineBlock } from '../measure/machine.js';
+import { machineBlock, machineFingerprint } from '../measure/machine.js';
 import { settle } from '../measure/settle.js';
 import { outsideCores, procSampler, type CpuSampler } from '../measure/system-cpu.js';
 import { installedVoiceNames, resolveVoice, type VoiceInfo } from '../voice/load.js';
@@ -16,7 +16,8 @@ import { ThreadAdapter } from './adapters/thread.js';
 import { DEFAULT_TIMEOUTS, runArmWorkers, type ArmTimeouts } from './arm.js';
 import { conditionLabel, expandConditions, type AffinityChoice, type IsolationChoice } from './conditions.js';
 import { armRecord } from './record.js';
-import { loadText } from './text-source.js';
+import { fingerprint, loadText } from './text-source.js';
+import { readPartial, resumeDifferences, type PartialHeader } from './resume.js';
 import { buildVerdict } from '../report/verdict.js';
 import type { WorkerAdapter } from './worker.js';
 
@@ -52,6 +53,8 @@ export interface RunArmsOptions {
   timeouts?: Partial<ArmTimeouts>;
   /** Who runs the workers; tests inject their own. */
   adapters?: { process?: WorkerAdapter; thread?: WorkerAdapter };
+  /** Carry on an interrupted run from its `.partial/<run>.jsonl`, skipping the arms it holds. */
+  resume?: string;
   /** Fault injection for tests: applied to stream 0 of every arm. */
   fault?: 'none' | 'throw-in-pass' | 'hang-before-barrier' | 'exit-in-pass';
   /** Before the first arm, wait up to this long for a busy machine to calm down (default 30; 0 = no wait). */
@@ -88,29 +91,44 @@ export async function defaultVoices(voicesDir: string): Promise<Array<{ name: st
  * partial file keeps every finished arm). Never calls process.exit.
  */
 export async function runArms(options: RunArmsOptions = {}): Promise<RunResult> {
-  const passes = options.passes ?? 6;
-  const warmup = options.warmup ?? 1;
+  const resumed = options.resume ? await readPartial(path.resolve(options.resume)) : undefined;
+  const h = resumed?.header;
+  const passes = options.passes ?? h?.passes ?? 6;
+  const warmup = options.warmup ?? h?.warmup ?? 1;
   checkCount(passes, 'passes', 1);
   checkCount(warmup, '--warmup', 0);
   const settleSeconds = options.settleSeconds ?? 30;
   checkCount(settleSeconds, '--settle', 0);
-  const outDir = path.resolve(options.outDir ?? 'measurements');
+  // A resumed run's archives live beside its .partial folder unless told otherwise.
+  const outDir = path.resolve(options.outDir ?? (resumed ? path.dirname(path.dirname(resumed.file)) : 'measurements'));
   const voicesDir = path.resolve(options.voicesDir ?? 'voices');
-  const conditions = options.conditions ?? expandConditions({ streams: options.streams, threads: options.threads, affinity: options.affinity, isolation: options.isolation });
+  const conditionsAsked = options.conditions ?? (options.streams ?? options.threads ?? options.affinity ?? options.isolation ? expandConditions({ streams: options.streams, threads: options.threads, affinity: options.affinity, isolation: options.isolation }) : undefined);
+  const conditions = conditionsAsked ?? h?.conditions ?? expandConditions({});
   const cores = allowedCores();
-  const text = await loadText(options.textFile, options.lines);
+  const text = h && !options.textFile && !options.lines ? { source: h.text.source, lines: h.text.lines, ...fingerprint(h.text.lines) } : await loadText(options.textFile, options.lines);
+  if (h) {
+    const differs = resumeDifferences(h, { passes: options.passes, warmup: options.warmup, conditions: conditionsAsked, voices: options.voices, textSha256: options.textFile || options.lines ? text.sha256 : undefined });
+    if (differs.length > 0) throw new PiperParallelError('USAGE', `--resume ${resumed?.file}: this command differs from the interrupted run (${differs.join('; ')}); resume with the same options, or with --resume alone`);
+  }
   await checkWritable(outDir);
 
-  const chosen = options.voices ? options.voices.map((name) => ({ name, standsInFor: undefined as string | undefined })) : await defaultVoices(voicesDir);
+  const chosen = h ? h.voices.map((v) => ({ name: v.name, standsInFor: v.standsInFor })) : options.voices ? options.voices.map((name) => ({ name, standsInFor: undefined as string | undefined })) : await defaultVoices(voicesDir);
   const voices: VoiceInfo[] = [];
   for (const v of chosen) voices.push(await resolveVoice(v.name, voicesDir));
+  for (const v of h?.voices ?? []) {
+    const now = voices.find((x) => x.name === v.name);
+    if (now && now.sha256 !== v.sha256) throw new PiperParallelError('USAGE', `--resume: voice ${v.name} changed since the interrupted run (sha256 ${v.sha256.slice(0, 12)} then, ${now.sha256.slice(0, 12)} now); start a new run`);
+  }
   options.onProgress?.({ kind: 'voices', voices: voices.map((v, i) => ({ name: v.name, synthetic: v.synthetic, standsInFor: chosen[i]?.standsInFor })) });
 
   const adapters = { process: options.adapters?.process ?? new ProcessAdapter(), thread: options.adapters?.thread ?? new ThreadAdapter() };
   const timeouts: ArmTimeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
-  const date = (options.now ?? (() => new Date()))();
-  const base = archiveBaseName(date);
+  const date = h ? new Date(h.date_utc) : (options.now ?? (() => new Date()))();
+  const base = h?.base ?? archiveBaseName(date);
   const machine = await machineBlock();
+  if (h && h.machine !== machineFingerprint(machine)) {
+    throw new PiperParallelError('USAGE', `--resume: the interrupted run was on another machine (${h.machine}; this one is ${machineFingerprint(machine)}); start a new run`);
+  }
   const sampler = options.cpuSampler ?? procSampler;
   const protocole: Archive['protocole'] = {
     source_du_texte: text.source,
@@ -120,17 +138,30 @@ export async function runArms(options: RunArmsOptions = {}): Promise<RunResult> 
     conditions,
     dimensions: { voix: voices.map((v) => v.name), conditions: conditions.length },
     synchronisation:
-      'process: the parent waits for every stream to report ready, then sends one start instant on the system monotonic clock a few ms ahead; each stream sleeps then spins until it',
+      'process: the parent waits for every stream to report ready, then sends one start instant on the system monotonic clock a few ms ahead; each stream sleeps then spins until it. thread: the streams meet on a SharedArrayBuffer barrier (Atomics)',
     pourquoi_barriere: 'without a common start, a stream that finishes early measures a free machine, and the figure is wrong in the flattering direction',
     controle: [
       'cpu_max: every stream max CPU% < 110 x T',
       'cpu_sum: for K >= 2, sum of median CPU% > 75 x min(K x T, cores)',
       'affinity: pinned, one core each on min(K, cores) distinct cores; free, every stream sees every core',
       'start_skew: for K >= 2, largest start skew <= 2% of the median pass compute time',
+      'outside_load: other programs used at most 10% of one core during the arm',
     ],
-    commande: options.command ?? 'runArms()',
+    commande: h?.command ?? options.command ?? 'runArms()',
   };
-  const partial = await PartialLog.create(outDir, base, { protocole, voix: voices.map((v) => ({ name: v.name, sha256: v.sha256 })) });
+  const header: PartialHeader = {
+    base,
+    date_utc: date.toISOString(),
+    machine: machineFingerprint(machine),
+    passes,
+    warmup,
+    conditions,
+    text: { source: text.source, lines: text.lines, sha256: text.sha256 },
+    voices: voices.map((v, i) => ({ name: v.name, sha256: v.sha256, ...(chosen[i]?.standsInFor ? { standsInFor: chosen[i]?.standsInFor } : {}) })),
+    command: protocole.commande,
+  };
+  const partial = resumed ? PartialLog.reopen(resumed.file, resumed.arms.keys()) : await PartialLog.create(outDir, base, header);
+  const resumeHint = `resume with: piper-parallel --resume ${partial.file}`;
 
   if (settleSeconds > 0) machine.attente = await settle(settleSeconds, cores.length, { sampler, signal: options.signal });
   const voix = voices.map((v) => ({ nom: v.name, synthetique: v.synthetic, sha256: v.sha256, taille_octets: v.sizeBytes, frequence_hz: v.config.audio.sample_rate }));
@@ -142,6 +173,13 @@ export async function runArms(options: RunArmsOptions = {}): Promise<RunResult> 
     for (const condition of conditions) {
       index += 1;
       if (options.signal?.aborted) break;
+      const held = resumed?.arms.get(armKey({ voix: voice.name, flux_simultanes: condition.flux, fils_par_flux: condition.fils, affinite_demandee: condition.affinite, isolation: condition.isolation }));
+      if (held) {
+        // Finished before the interruption: kept as measured, not run again.
+        arms.push(held);
+        options.onProgress?.({ kind: 'arm-end', index, total, arm: held });
+        continue;
+      }
       options.onProgress?.({ kind: 'arm-start', index, total, voice: voice.name, condition });
       const adapter = condition.isolation === 'thread' ? adapters.thread : adapters.process;
       if (!adapter) throw new PiperParallelError('USAGE', `isolation "${condition.isolation}" is not available; use --isolation process`);
@@ -165,7 +203,7 @@ export async function runArms(options: RunArmsOptions = {}): Promise<RunResult> 
       });
       // A Ctrl-C reaches the children too; whatever state the arm ended in, it was interrupted.
       if (run.state === 'aborted' || options.signal?.aborted) {
-        throw new PiperParallelError('ABORTED', `interrupted during ${voice.name} ${conditionLabel(condition)}; ${arms.length} finished arm(s) kept in ${partial.file}`);
+        throw new PiperParallelError('ABORTED', `interrupted during ${voice.name} ${conditionLabel(condition)}; ${arms.length} finished arm(s) kept in ${partial.file}; ${resumeHint}`);
       }
       const arm = armRecord(run, { voice, condition, allCores: cores, outsideCores: outsideCores(before, sampler.snapshot()) });
       await partial.append(arm);
@@ -174,7 +212,7 @@ export async function runArms(options: RunArmsOptions = {}): Promise<RunResult> 
     }
   }
   if (options.signal?.aborted) {
-    throw new PiperParallelError('ABORTED', `interrupted; ${arms.length} finished arm(s) kept in ${partial.file}`);
+    throw new PiperParallelError('ABORTED', `interrupted; ${arms.length} finished arm(s) kept in ${partial.file}; ${resumeHint}`);
   }
   machine.charge_apres = os.loadavg();
   const archive: Archive = ArchiveSchema.parse({
@@ -195,7 +233,7 @@ export async function runArms(options: RunArmsOptions = {}): Promise<RunResult> 
     bras: arms,
     verdict: buildVerdict(arms, cores.length),
     controle_tenu: arms.length > 0 && arms.every((a) => a.controle_tenu),
-    interrompu: false,
+    interrompu: resumed !== undefined,
   });
   let file: string;
   try {
