@@ -115,6 +115,10 @@ export function comparisonMarkdown(c: Comparison): string {
   for (const r of c.rows) {
     lines.push(`| ${r.arm} | ${r.metric} | ${fmt(r.a)} | ${fmt(r.b)} | ${r.changePercent === null ? '-' : `${r.changePercent > 0 ? '+' : ''}${r.changePercent.toFixed(1)}%`} | ${r.verdict} | ${r.why} |`);
   }
-  lines.push('', c.regression ? `REGRESSION: a throughput fell by more than ${c.tolerancePercent}%` : `no regression beyond ${c.tolerancePercent}%`);
+  const arms = [...new Set(c.rows.map((r) => r.arm))];
+  const counted = arms.filter((a) => c.rows.some((r) => r.arm === a && ['FASTER', 'SLOWER', 'SAME', 'HIGHER', 'LOWER'].includes(r.verdict)));
+  const notCounted = arms.length - counted.length;
+  const scope = `${counted.length} of ${arms.length} arm(s) compared${notCounted > 0 ? `; ${notCounted} not counted (controls failed, incomparable, noisy or in one run only)` : ''}`;
+  lines.push('', c.regression ? `REGRESSION: a throughput fell by more than ${c.tolerancePercent}% (${scope})` : `no regression beyond ${c.tolerancePercent}% (${scope})`);
   return lines.join('\n');
 }

@@ -44,7 +44,7 @@ function compare(voiceArms: ArmRecord[], k: number, cores: number): Comparison |
   const head = `${k} stream${k > 1 ? 's' : ''} on ${cores} cores, ${voice}: `;
   const parts: string[] = [];
   if (classement.length === 0) {
-    parts.push('no layout held its controls, so nothing can be concluded');
+    parts.push('no layout held its controls, so nothing can be concluded.');
   } else {
     parts.push(`${classement.map((c) => `${c.disposition}: ${x(c.debit_agrege)} aggregate ${ci(c.ic95)}`).join('; ')}.`);
   }
