@@ -29,6 +29,7 @@ async function main(argv: string[]): Promise<number> {
         warmup: { type: 'string' },
         settle: { type: 'string' },
         resume: { type: 'string' },
+        'barrier-timeout': { type: 'string' },
         'text-file': { type: 'string' },
         'out-dir': { type: 'string' },
         'voices-dir': { type: 'string' },

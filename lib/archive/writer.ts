@@ -1,4 +1,5 @@
-import { open, mkdir, access, rm } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { access, link, mkdir, open, rm } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import path from 'node:path';
 import { PiperParallelError } from '../errors.js';
@@ -11,32 +12,40 @@ export function archiveBaseName(date: Date, prefix = 'piper-parallel'): string {
 }
 
 /**
- * Write `text` under `dir/base.json`, or `base-1.json`, `base-2.json`... : the exclusive create
- * means two writers in the same second never overwrite each other.
+ * Write `text` under `dir/base.json`, or `base-1.json`, `base-2.json`... Written whole to a
+ * temporary file first, then published with link(2), which fails if the name exists: two writers in
+ * the same second never overwrite each other, and an interruption never leaves half an archive.
  */
 export async function writeExclusive(dir: string, base: string, text: string, extension = '.json'): Promise<string> {
   await mkdir(dir, { recursive: true });
-  for (let i = 0; i < 10_000; i += 1) {
-    const file = path.join(dir, `${base}${i === 0 ? '' : `-${i}`}${extension}`);
-    let handle;
-    try {
-      handle = await open(file, 'wx');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
-      throw new PiperParallelError('ARCHIVE', `could not create ${file} (${(err as Error).message}); check --out-dir`, { cause: err });
-    }
+  const tmp = path.join(dir, `.${base}.${randomUUID()}.tmp`);
+  try {
+    const handle = await open(tmp, 'wx');
     try {
       await handle.writeFile(text);
       await handle.sync();
-    } catch (err) {
-      await handle.close().catch(() => undefined);
-      await rm(file, { force: true });
-      throw new PiperParallelError('ARCHIVE', `could not write ${file} (${(err as Error).message}); check free space in --out-dir`, { cause: err });
+    } finally {
+      await handle.close();
     }
-    await handle.close();
-    return file;
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw new PiperParallelError('ARCHIVE', `could not write the archive in ${dir} (${(err as Error).message}); check free space and permissions of --out-dir`, { cause: err });
   }
-  throw new PiperParallelError('ARCHIVE', `10000 archives named ${base} already exist in ${dir}; use another --out-dir`);
+  try {
+    for (let i = 0; i < 10_000; i += 1) {
+      const file = path.join(dir, `${base}${i === 0 ? '' : `-${i}`}${extension}`);
+      try {
+        await link(tmp, file);
+        return file;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
+        throw new PiperParallelError('ARCHIVE', `could not create ${file} (${(err as Error).message}); check --out-dir`, { cause: err });
+      }
+    }
+    throw new PiperParallelError('ARCHIVE', `10000 archives named ${base} already exist in ${dir}; use another --out-dir`);
+  } finally {
+    await rm(tmp, { force: true });
+  }
 }
 
 /** Fail before measuring anything if the output folder cannot take files. */

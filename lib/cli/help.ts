@@ -25,6 +25,7 @@ Run options:
   --text-file FILE      one sentence per line (UTF-8); default built-in French sentences
   --out-dir DIR         where archives go (default ./measurements)
   --voices-dir DIR      where voices are (default ./voices)
+  --barrier-timeout S   seconds to wait for every stream at a barrier (default 120)
   --resume FILE         carry on an interrupted run (measurements/.partial/<run>.jsonl)
   --json                print the archive on stdout, everything else on stderr
   --quiet               print only the archive path (or the JSON)

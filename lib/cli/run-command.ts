@@ -2,7 +2,7 @@ import type { Archive } from '../archive/schema.js';
 import { PiperParallelError } from '../errors.js';
 import { armLine, headerLines } from '../report/table.js';
 import { conditionLabel, type AffinityChoice, type IsolationChoice } from '../run/conditions.js';
-import { runArms } from '../run/run-arms.js';
+import { FAULTS, runArms, type Fault } from '../run/run-arms.js';
 import { parseChoice, parseList, parseWhole } from './parse.js';
 
 export interface RunFlags {
@@ -20,6 +20,7 @@ export interface RunFlags {
   json?: boolean;
   quiet?: boolean;
   resume?: string;
+  'barrier-timeout'?: string;
 }
 
 export interface Io {
@@ -36,6 +37,9 @@ export async function runCommand(flags: RunFlags, command: string, io: Io, signa
   const threads = flags.threads === undefined ? undefined : parseList(flags.threads, '--threads', 1);
   const affinity = flags.affinity === undefined ? undefined : parseChoice<AffinityChoice>(flags.affinity, '--affinity', ['on', 'off', 'both']);
   const isolation = flags.isolation === undefined ? undefined : parseChoice<IsolationChoice>(flags.isolation, '--isolation', ['process', 'thread', 'both']);
+  const barrierSeconds = flags['barrier-timeout'] === undefined ? undefined : parseWhole(flags['barrier-timeout'], '--barrier-timeout', 1);
+  // Test hook of the fault-injection suite (test/faults/); not for normal use.
+  const fault = process.env.PIPER_PARALLEL_FAULT === undefined ? undefined : parseChoice<Fault>(process.env.PIPER_PARALLEL_FAULT, 'PIPER_PARALLEL_FAULT', FAULTS);
   // Human output goes to stderr with --json so stdout carries only the archive.
   const say = flags.quiet ? () => undefined : flags.json ? io.err : io.out;
   const started = Date.now();
@@ -53,6 +57,8 @@ export async function runCommand(flags: RunFlags, command: string, io: Io, signa
     voicesDir: flags['voices-dir'],
     command,
     resume: flags.resume,
+    fault,
+    timeouts: barrierSeconds === undefined ? undefined : { barrierMs: barrierSeconds * 1000 },
     signal,
     onProgress: (e) => {
       if (e.kind === 'voices') {

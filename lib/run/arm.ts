@@ -93,7 +93,7 @@ export async function runArmWorkers(p: ArmRunParams): Promise<ArmRun> {
       const later: Event[] = [];
       while (events.length > 0) {
         const e = events.shift() as Event;
-        if ('exit' in e) throw new ArmFailure('failed', `stream ${e.rang} (pid ${children[e.rang]?.pid ?? '?'}) exited ${e.exit} ${what}`);
+        if ('exit' in e) throw new ArmFailure('failed', `stream ${e.rang} (pid ${children[e.rang]?.pid ?? '?'}) exited ${e.exit} ${what}; something killed it or it crashed (check memory, dmesg) — run again`);
         if (e.message.type === 'failed') throw new ArmFailure('failed', `stream ${e.rang} failed ${what}: ${e.message.message}`);
         if (!handle(e)) later.push(e);
       }
@@ -102,7 +102,7 @@ export async function runArmWorkers(p: ArmRunParams): Promise<ArmRun> {
       if (p.signal?.aborted) throw new ArmFailure('aborted', `interrupted ${what}`);
       const left = deadline - monotonicMs();
       if (left <= 0) {
-        throw new ArmFailure('timed-out', `${what}: no answer within ${Math.round(timeoutMs / 1000)} s from ${pendingNames()}`);
+        throw new ArmFailure('timed-out', `${what}: no answer within ${Math.round(timeoutMs / 1000)} s from ${pendingNames()}; the machine may be overloaded: run with nothing else busy or raise --barrier-timeout`);
       }
       await new Promise<void>((resolve) => {
         const finish = (): void => {

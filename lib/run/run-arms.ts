@@ -17,6 +17,7 @@ import { DEFAULT_TIMEOUTS, runArmWorkers, type ArmTimeouts } from './arm.js';
 import { conditionLabel, expandConditions, type AffinityChoice, type IsolationChoice } from './conditions.js';
 import { armRecord } from './record.js';
 import { fingerprint, loadText } from './text-source.js';
+import { prepareText } from '../voice/text.js';
 import { readPartial, resumeDifferences, type PartialHeader } from './resume.js';
 import { buildVerdict } from '../report/verdict.js';
 import type { WorkerAdapter } from './worker.js';
@@ -27,6 +28,10 @@ export type Progress =
   | { kind: 'arm-start'; index: number; total: number; voice: string; condition: Condition }
   | { kind: 'pass'; index: number; total: number; pass: number; passes: number }
   | { kind: 'arm-end'; index: number; total: number; arm: ArmRecord };
+
+/** Fault injection for the fault suite: stream 0 of every arm misbehaves, or the archive write fails. */
+export const FAULTS = ['none', 'throw-in-pass', 'hang-before-barrier', 'exit-in-pass', 'archive-write'] as const;
+export type Fault = (typeof FAULTS)[number];
 
 export interface RunArmsOptions {
   /** Timed passes per arm (default 6). */
@@ -56,7 +61,7 @@ export interface RunArmsOptions {
   /** Carry on an interrupted run from its `.partial/<run>.jsonl`, skipping the arms it holds. */
   resume?: string;
   /** Fault injection for tests: applied to stream 0 of every arm. */
-  fault?: 'none' | 'throw-in-pass' | 'hang-before-barrier' | 'exit-in-pass';
+  fault?: Fault;
   /** Before the first arm, wait up to this long for a busy machine to calm down (default 30; 0 = no wait). */
   settleSeconds?: number;
   /** Whole-machine and own CPU readings, for the outside-load control (tests inject their own). */
@@ -118,6 +123,14 @@ export async function runArms(options: RunArmsOptions = {}): Promise<RunResult> 
   for (const v of h?.voices ?? []) {
     const now = voices.find((x) => x.name === v.name);
     if (now && now.sha256 !== v.sha256) throw new PiperParallelError('USAGE', `--resume: voice ${v.name} changed since the interrupted run (sha256 ${v.sha256.slice(0, 12)} then, ${now.sha256.slice(0, 12)} now); start a new run`);
+  }
+  // A line that phonemizes to nothing is refused here, before any stream starts.
+  for (const v of voices) {
+    const prepared = await prepareText(text.lines, v.config);
+    const empty = text.lines.findIndex((line) => !prepared.sentences.some((s) => s.text === line.trim()));
+    if (empty >= 0) {
+      throw new PiperParallelError('TEXT', `line ${empty + 1} of the text ("${text.lines[empty]?.slice(0, 40)}") phonemizes to nothing for ${v.name}; remove it or write it out in words`);
+    }
   }
   options.onProgress?.({ kind: 'voices', voices: voices.map((v, i) => ({ name: v.name, synthetic: v.synthetic, standsInFor: chosen[i]?.standsInFor })) });
 
@@ -199,7 +212,7 @@ export async function runArms(options: RunArmsOptions = {}): Promise<RunResult> 
         timeouts,
         signal: options.signal,
         onPass: (pass, passesTotal) => options.onProgress?.({ kind: 'pass', index, total, pass, passes: passesTotal }),
-        fault: options.fault,
+        fault: options.fault === 'archive-write' ? 'none' : options.fault,
       });
       // A Ctrl-C reaches the children too; whatever state the arm ended in, it was interrupted.
       if (run.state === 'aborted' || options.signal?.aborted) {
@@ -237,6 +250,7 @@ export async function runArms(options: RunArmsOptions = {}): Promise<RunResult> 
   });
   let file: string;
   try {
+    if (options.fault === 'archive-write') throw new Error('injected fault: no space left on device');
     file = await writeExclusive(outDir, base, `${JSON.stringify(archive, null, 2)}\n`);
   } catch (err) {
     throw new PiperParallelError('ARCHIVE', `${(err as Error).message}; every finished arm is still in ${partial.file}`, { cause: err });

@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { PiperParallelError } from '../errors.js';
 import { parseVoiceConfigText, type VoiceConfig } from './config.js';
-import { ensureSyntheticVoice, syntheticSpec } from './synthetic/build.js';
+import { ensureSyntheticVoice, sha256File, syntheticSpec } from './synthetic/build.js';
+
+export { sha256File };
 
 export interface VoiceInfo {
   name: string;
@@ -16,11 +16,6 @@ export interface VoiceInfo {
   synthetic: boolean;
 }
 
-export async function sha256File(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
 
 /** Voice names installed in `voicesDir` (an .onnx beside its .onnx.json). */
 export async function installedVoiceNames(voicesDir: string): Promise<string[]> {

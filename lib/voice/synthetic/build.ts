@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PiperParallelError } from '../../errors.js';
@@ -37,6 +38,12 @@ export interface BuiltVoice {
   config: VoiceConfig;
   parameterCount: number;
   sha256: string;
+}
+
+export async function sha256File(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
 }
 
 export function sha256Hex(bytes: Uint8Array): string {
@@ -107,8 +114,8 @@ export async function ensureSyntheticVoice(spec: SyntheticSpec, voicesDir: strin
   const onnxPath = path.join(voicesDir, `${spec.name}.onnx`);
   try {
     const config = parseVoiceConfigText(await readFile(`${onnxPath}.json`, 'utf8'), `${onnxPath}.json`);
-    const bytes = await readFile(onnxPath);
-    const sha256 = sha256Hex(bytes);
+    // Streamed: no 60 MB buffer per check.
+    const sha256 = await sha256File(onnxPath);
     if (config.synthetic?.generator_version === GENERATOR_VERSION && config.synthetic.onnx_sha256 === sha256 && config.synthetic.seed === spec.seed) {
       return { onnxPath, rebuilt: false, sha256 };
     }

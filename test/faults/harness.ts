@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { execSync, spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { BIN, sharedVoicesDir, tempDir } from '../helpers/paths.js';
+
+export interface CliRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  pid: number;
+}
+
+export interface CliOptions {
+  env?: Record<string, string>;
+  /** Called on every chunk of stdout with the child process, e.g. to send it a signal. */
+  onStdout?: (all: string, pid: number) => void;
+  timeoutMs?: number;
+}
+
+/** Run the real command line; never hangs (SIGKILL at the timeout, reported as a failure). */
+export function runCli(args: string[], o: CliOptions = {}): Promise<CliRun> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...o.env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      o.onStdout?.(stdout, child.pid as number);
+    });
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), o.timeoutMs ?? 180_000);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr, pid: child.pid as number });
+    });
+  });
+}
+
+/** A folder with a short text, an output folder holding an earlier archive, and the shared voices. */
+export function workspace(): { dir: string; text: string; out: string; voices: string; earlier: string } {
+  const dir = tempDir('fault');
+  const text = path.join(dir, 'short.txt');
+  writeFileSync(text, 'Bonjour tout le monde.\n');
+  const out = path.join(dir, 'm');
+  execSync(`mkdir -p ${out}`);
+  const earlier = path.join(out, 'piper-parallel-20000101-000000.json');
+  writeFileSync(earlier, '{"earlier": "run"}\n');
+  return { dir, text, out, voices: sharedVoicesDir(), earlier };
+}
+
+/** The common run arguments of the suite: synthetic voice, short text, no settling. */
+export function baseArgs(w: ReturnType<typeof workspace>, passes = '2'): string[] {
+  return [passes, '--settle', '0', '--voice', 'synthetic-siwis-medium', '--text-file', w.text, '--out-dir', w.out, '--voices-dir', w.voices];
+}
+
+export function streamPids(parent?: number): number[] {
+  const cmd = parent === undefined ? "pgrep -f '[e]ntry/process-stream.js' || true" : `pgrep -P ${parent} || true`;
+  return execSync(cmd, { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
+}
+
+/** What every fault case asserts besides its exit code. */
+export function assertClean(w: ReturnType<typeof workspace>, r: CliRun): void {
+  assert.deepEqual(streamPids(), [], 'stream processes left behind');
+  assert.equal(readFileSync(w.earlier, 'utf8'), '{"earlier": "run"}\n', 'an earlier archive was overwritten');
+  assert.deepEqual(readdirSync(w.out).filter((f) => f.endsWith('.tmp')), [], 'a temporary archive was left');
+  const errLines = r.stderr.split('\n').filter((l) => l.startsWith('piper-parallel:'));
+  assert.ok(errLines.length <= 1, `more than one error line: ${r.stderr}`);
+}
+
+export function archives(w: ReturnType<typeof workspace>): string[] {
+  return readdirSync(w.out).filter((f) => f.endsWith('.json') && f !== path.basename(w.earlier)).map((f) => path.join(w.out, f));
+}
+
+export function partialArms(w: ReturnType<typeof workspace>): number[] {
+  const dir = path.join(w.out, '.partial');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).map((f) => readFileSync(path.join(dir, f), 'utf8').trim().split('\n').length - 1);
+}

@@ -1,0 +1,120 @@
+/** Interruptions, concurrent runs and a soak: nothing hangs, nothing is lost, nothing is left running. */
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { describe, it } from 'node:test';
+import { ArchiveSchema } from '../../lib/archive/schema.js';
+import { runArms } from '../../lib/run/run-arms.js';
+import { sharedVoicesDir, tempDir } from '../helpers/paths.js';
+import { archives, assertClean, partialArms, runCli, streamPids, workspace } from './harness.js';
+
+/** Send `signal` `afterMs` after the command's first stream appears. */
+function signalAfterStreams(signal: NodeJS.Signals, afterMs: number) {
+  let poll: NodeJS.Timeout | undefined;
+  return {
+    onStdout: undefined,
+    start(pid: number) {
+      poll = setInterval(() => {
+        if (streamPids(pid).length > 0) {
+          clearInterval(poll);
+          setTimeout(() => process.kill(pid, signal), afterMs);
+        }
+      }, 30);
+    },
+    stop: () => clearInterval(poll),
+  };
+}
+
+async function interrupted(signal: NodeJS.Signals, extra: string[], afterMs: number): Promise<void> {
+  const w = workspace();
+  const s = signalAfterStreams(signal, afterMs);
+  // The built-in text: passes of a couple of seconds, so the signal lands where it is aimed.
+  const args = ['3', '--settle', '0', '--voice', 'synthetic-siwis-medium', '--streams', '1', '--out-dir', w.out, '--voices-dir', w.voices, ...extra];
+  let started = false;
+  const r = await runCli(args, {
+    onStdout: (_out, pid) => {
+      if (!started) {
+        started = true;
+        s.start(pid);
+      }
+    },
+  });
+  s.stop();
+  assert.equal(r.code, 130, `${signal}: ${r.stderr}`);
+  assert.match(r.stderr, /piper-parallel: interrupted during synthetic-siwis-medium K=1 T=1 free; 0 finished arm\(s\) kept in \S+\.jsonl; resume with: piper-parallel --resume \S+/);
+  assert.deepEqual(archives(w), []);
+  assert.deepEqual(partialArms(w), [0]);
+  assertClean(w, r);
+}
+
+describe('interruptions', () => {
+  it('Ctrl-C during the warm-up: exit 130, partial kept, no stream left', () => interrupted('SIGINT', ['--warmup', '3'], 1200));
+  it('Ctrl-C during a timed pass', () => interrupted('SIGINT', ['--warmup', '0'], 2500));
+  it('SIGTERM during the warm-up', () => interrupted('SIGTERM', ['--warmup', '3'], 1200));
+  it('SIGTERM during a timed pass', () => interrupted('SIGTERM', ['--warmup', '0'], 2500));
+
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    it(`${signal} while the archive is written: a whole archive or none, never half of one`, async () => {
+      const w = workspace();
+      let sent = false;
+      const r = await runCli(['1', '--settle', '0', '--voice', 'synthetic-siwis-medium', '--streams', '1', '--warmup', '0', '--text-file', w.text, '--out-dir', w.out, '--voices-dir', w.voices], {
+        onStdout: (out, pid) => {
+          if (!sent && /K=1\s+T=1/.test(out)) {
+            sent = true;
+            process.kill(pid, signal);
+          }
+        },
+      });
+      if (r.code === 130) {
+        assert.deepEqual(archives(w), []);
+        assert.deepEqual(partialArms(w), [1]);
+      } else {
+        assert.ok(r.code === 0 || r.code === 3, r.stderr);
+        const [file] = archives(w);
+        assert.ok(file);
+        ArchiveSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+        assert.deepEqual(partialArms(w), []);
+      }
+      assertClean(w, r);
+    });
+  }
+});
+
+describe('two runs at once and a soak', () => {
+  it('two runs in the same folder at the same time: both archives land, no partial is left or mixed', async () => {
+    const w = workspace();
+    const args = ['1', '--settle', '0', '--voice', 'synthetic-siwis-medium', '--streams', '1,2', '--warmup', '0', '--text-file', w.text, '--out-dir', w.out, '--voices-dir', w.voices];
+    const [a, b] = await Promise.all([runCli(args), runCli(args)]);
+    for (const r of [a, b]) assert.ok(r.code === 0 || r.code === 3, r.stderr);
+    const files = archives(w);
+    assert.equal(files.length, 2);
+    for (const f of files) assert.equal(ArchiveSchema.parse(JSON.parse(readFileSync(f, 'utf8'))).bras.length, 2);
+    assert.ok(!existsSync(path.join(w.out, '.partial')) || readdirSync(path.join(w.out, '.partial')).length === 0);
+    assertClean(w, a);
+  });
+
+  it('three default runs back to back (2 passes, short text): parent memory within 10%, nothing left behind, three archives', async () => {
+    // Memory is read after a forced collection: the JS heap and external memory of the parent.
+    // RSS is reported beside it; it wanders with the allocator and the phonemizer's garbage.
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    const out = tempDir('soak');
+    const used: number[] = [];
+    const rss: number[] = [];
+    const paths: string[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const r = await runArms({ settleSeconds: 0, passes: 2, warmup: 1, voices: ['synthetic-siwis-medium'], lines: ['Bonjour tout le monde.'], outDir: out, voicesDir: sharedVoicesDir() });
+      paths.push(r.path);
+      gc();
+      const m = process.memoryUsage();
+      used.push(m.heapUsed + m.external);
+      rss.push(m.rss);
+      assert.deepEqual(streamPids(), []);
+    }
+    assert.equal(new Set(paths).size, 3);
+    const spread = Math.max(...used) / Math.min(...used);
+    assert.ok(spread <= 1.1, `heap+external ${used.join(', ')} bytes (RSS ${rss.join(', ')})`);
+  });
+});

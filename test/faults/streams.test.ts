@@ -1,0 +1,98 @@
+/** Faults inside the streams: each arm fails in bounded time, the others are reaped, the run goes on. */
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { ArchiveSchema } from '../../lib/archive/schema.js';
+import { tempDir } from '../helpers/paths.js';
+import { archives, assertClean, baseArgs, runCli, streamPids, workspace } from './harness.js';
+
+function onlyArchive(w: ReturnType<typeof workspace>) {
+  const files = archives(w);
+  assert.equal(files.length, 1, `archives: ${files.join(', ')}`);
+  return ArchiveSchema.parse(JSON.parse(readFileSync(files[0]!, 'utf8')));
+}
+
+describe('faults in the streams', () => {
+  it('a child killed with SIGKILL in the middle of the K=2 arm: that arm fails, the K=1 arm before it stays, exit 3', async () => {
+    const w = workspace();
+    let killed = 0;
+    let poll: NodeJS.Timeout | undefined;
+    // 20 passes keep the K=2 arm busy for several seconds after its streams appear.
+    const r = await runCli([...baseArgs(w, '20'), '--streams', '1,2', '--warmup', '0'], {
+      onStdout: (out, pid) => {
+        if (poll !== undefined || !/K=1\s+T=1/.test(out)) return;
+        poll = setInterval(() => {
+          const kids = streamPids(pid);
+          if (kids.length === 2) {
+            clearInterval(poll);
+            setTimeout(() => {
+              killed = kids[1]!;
+              process.kill(killed, 'SIGKILL');
+            }, 1500);
+          }
+        }, 50);
+      },
+    });
+    clearInterval(poll);
+    assert.equal(r.code, 3, r.stderr);
+    const a = onlyArchive(w);
+    assert.equal(a.bras[0]?.etat, 'done');
+    assert.equal(a.bras[1]?.etat, 'failed');
+    assert.match(a.bras[1]?.erreur ?? '', new RegExp(`stream 1 \\(pid ${killed}\\) exited on signal SIGKILL .*run again`));
+    assert.match(r.stdout, /FAILED: stream 1 \(pid \d+\) exited on signal SIGKILL/);
+    assertClean(w, r);
+  });
+
+  it('a child that never reaches the barrier: the arm times out naming it, exit 3', async () => {
+    const w = workspace();
+    const t0 = Date.now();
+    const r = await runCli([...baseArgs(w, '1'), '--streams', '2', '--barrier-timeout', '2'], { env: { PIPER_PARALLEL_FAULT: 'hang-before-barrier' } });
+    assert.equal(r.code, 3, r.stderr);
+    assert.ok(Date.now() - t0 < 60_000);
+    assert.match(onlyArchive(w).bras[0]?.erreur ?? '', /at the barrier of pass 1: no answer within 2 s from stream 0 \(pid \d+\); .*raise --barrier-timeout/);
+    assertClean(w, r);
+  });
+
+  it('onnxruntime throwing during a pass: the arm fails with its message, exit 3', async () => {
+    const w = workspace();
+    const r = await runCli([...baseArgs(w, '1'), '--streams', '2'], { env: { PIPER_PARALLEL_FAULT: 'throw-in-pass' } });
+    assert.equal(r.code, 3, r.stderr);
+    assert.match(onlyArchive(w).bras[0]?.erreur ?? '', /stream 0 failed during pass 1: injected fault: onnxruntime failed during a pass/);
+    assertClean(w, r);
+  });
+
+  it('a voice whose .onnx is corrupt: the arm fails saying to fetch or build it again, exit 3', async () => {
+    const w = workspace();
+    const voices = tempDir('corrupt');
+    const config = JSON.parse(readFileSync(path.join(w.voices, 'synthetic-siwis-medium.onnx.json'), 'utf8')) as Record<string, unknown>;
+    delete config.synthetic;
+    writeFileSync(path.join(voices, 'broken-medium.onnx.json'), JSON.stringify(config));
+    writeFileSync(path.join(voices, 'broken-medium.onnx'), Buffer.from('this is not an onnx model'));
+    const r = await runCli(['1', '--settle', '0', '--voice', 'broken-medium', '--streams', '2', '--text-file', w.text, '--out-dir', w.out, '--voices-dir', voices]);
+    assert.equal(r.code, 3, r.stderr);
+    assert.match(onlyArchive(w).bras[0]?.erreur ?? '', /stream \d failed while loading the voice: .*broken-medium\.onnx: onnxruntime could not load it .*fetch or build the voice again/);
+    assertClean(w, r);
+  });
+
+  it('a write error when the archive is saved: exit 1, the partial file keeps every arm and the message says where', async () => {
+    const w = workspace();
+    const r = await runCli([...baseArgs(w, '1'), '--streams', '1'], { env: { PIPER_PARALLEL_FAULT: 'archive-write' } });
+    assert.equal(r.code, 1);
+    const m = /every finished arm is still in (\S+\.jsonl)/.exec(r.stderr);
+    assert.ok(m, r.stderr);
+    assert.equal(readFileSync(m[1]!, 'utf8').trim().split('\n').length, 2);
+    assert.deepEqual(archives(w), []);
+    assertClean(w, r);
+  });
+
+  it('affinity where fewer cores exist than streams: pinned round-robin, said in the cores column', async () => {
+    const w = workspace();
+    const r = await runCli([...baseArgs(w, '1'), '--streams', '3', '--affinity', 'on']);
+    assert.ok(r.code === 0 || r.code === 3, r.stderr);
+    const seen = onlyArchive(w).bras[0]?.affinites_vues ?? [];
+    assert.deepEqual(seen.map((s) => s.length), [1, 1, 1]);
+    assert.equal(seen[0]?.[0], seen[2]?.[0]);
+    assertClean(w, r);
+  });
+});
