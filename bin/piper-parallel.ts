@@ -13,6 +13,9 @@ import { TOOL_VERSION } from '../lib/version.js';
 const io: Io = { out: (t) => process.stdout.write(`${t}\n`), err: (t) => process.stderr.write(`${t}\n`) };
 
 async function main(argv: string[]): Promise<number> {
+  // A negative count would otherwise read as an unknown short option.
+  const negative = argv.find((a) => /^-\d/.test(a));
+  if (negative !== undefined) throw new PiperParallelError('USAGE', `passes must be a whole number >= 1, got "${negative}"; e.g. piper-parallel 6`);
   let parsed;
   try {
     parsed = parseArgs({
