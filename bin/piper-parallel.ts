@@ -14,8 +14,11 @@ const io: Io = { out: (t) => process.stdout.write(`${t}\n`), err: (t) => process
 
 async function main(argv: string[]): Promise<number> {
   // A negative count would otherwise read as an unknown short option.
-  const negative = argv.find((a) => /^-\d/.test(a));
-  if (negative !== undefined) throw new PiperParallelError('USAGE', `passes must be a whole number >= 1, got "${negative}"; e.g. piper-parallel 6`);
+  const at = argv.findIndex((a) => /^-\d/.test(a));
+  if (at >= 0) {
+    const option = at > 0 && argv[at - 1]?.startsWith('--') ? argv[at - 1] : 'passes';
+    throw new PiperParallelError('USAGE', `${option} must not be negative, got "${argv[at]}"; see piper-parallel --help`);
+  }
   let parsed;
   try {
     parsed = parseArgs({

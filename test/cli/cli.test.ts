@@ -21,7 +21,7 @@ describe('command line', () => {
 
   for (const [args, pattern] of [
     [['0'], /passes must be a whole number >= 1, got "0"/],
-    [['-1'], /passes must be a whole number >= 1, got "-1"/],
+    [['-1'], /passes must not be negative, got "-1"/],
     [['1.5'], /passes must be a whole number >= 1, got "1.5"/],
     [['abc'], /passes must be a whole number >= 1, got "abc"/],
     [['--streams', '0'], /--streams must be a whole number >= 1, got "0"/],

@@ -21,7 +21,7 @@ async function refused(args: (w: ReturnType<typeof workspace>) => string[], code
 describe('bad input is refused before anything is measured', () => {
   for (const [passes, pattern] of [
     ['0', /passes must be a whole number >= 1, got "0"/],
-    ['-1', /passes must be a whole number >= 1, got "-1"/],
+    ['-1', /passes must not be negative, got "-1"/],
     ['1.5', /passes must be a whole number >= 1, got "1.5"/],
     ['abc', /passes must be a whole number >= 1, got "abc"/],
   ] as const) {
