@@ -42,6 +42,8 @@ export const ChildSchema = z.object({
   phonemisation_s: z.number().nullable(),
   phrases: z.number().int().nullable(),
   phonemes_manquants: z.record(z.string(), z.number()),
+  /** Peak resident memory of the stream's process (for threads: the whole shared process). */
+  rss_pic_octets: z.number().nullable(),
   echauffement: z.array(PassSchema),
   passes: z.array(PassSchema),
   resume: z.object({ ratio: SummarySchema, rtf: SummarySchema, cpu_pourcent: SummarySchema }),

@@ -55,6 +55,8 @@ export const PassMessageSchema = z.object({
   cpuSeconds: z.number().nonnegative(),
   startMs: z.number(),
   endMs: z.number(),
+  /** Peak resident memory of the worker's process so far (VmHWM), read after the pass. */
+  peakRssBytes: z.number().int().nonnegative().optional(),
 });
 
 export const FailedMessageSchema = z.object({ type: z.literal('failed'), message: z.string(), code: z.string().optional() });

@@ -37,6 +37,7 @@ function childRecord(c: ChildRecord): ChildRecordOut {
     phonemisation_s: c.loaded?.phonemizeSeconds ?? null,
     phrases: c.loaded?.sentences ?? null,
     phonemes_manquants: c.loaded?.missingPhonemes ?? {},
+    rss_pic_octets: c.passes.reduce<number | null>((m, p) => (p.peakRssBytes === undefined ? m : Math.max(m ?? 0, p.peakRssBytes)), null),
     echauffement: warm,
     passes: timed,
     resume: {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { PiperParallelError, toError } from '../../errors.js';
 import { monotonicMs } from '../../measure/clock.js';
 import { Synthesizer } from '../../voice/synthesizer.js';
@@ -58,6 +59,8 @@ export async function runStream(host: StreamHost, first: ReceivedParentMessage):
     const result = await synth.synthesize(feeds);
     const t1 = monotonicMs();
     const cpu1 = host.cpuSeconds();
+    // Outside the timed window.
+    const peakRssBytes = readPeakRss();
     host.send({
       type: 'pass',
       pass,
@@ -68,6 +71,7 @@ export async function runStream(host: StreamHost, first: ReceivedParentMessage):
       cpuSeconds: cpu1 - cpu0,
       startMs: t0,
       endMs: t1,
+      peakRssBytes,
     });
   }
   await synth.release();
@@ -76,4 +80,14 @@ export async function runStream(host: StreamHost, first: ReceivedParentMessage):
 export function failureMessage(err: unknown): WorkerMessage {
   const e = toError(err);
   return { type: 'failed', message: e.message, code: e instanceof PiperParallelError ? e.code : undefined };
+}
+
+/** VmHWM of this process from /proc (undefined where unreadable). */
+function readPeakRss(): number | undefined {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+    return m ? Number(m[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
 }

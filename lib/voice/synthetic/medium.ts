@@ -139,3 +139,32 @@ export function buildMediumGraph(seed: number, sampleRate: number): MediumGraph 
   g.output('output', DataType.FLOAT, [1, 1, 1, 'samples']);
   return { builder: g, frameTable };
 }
+
+/**
+ * Multiply-accumulates of the stand-in, from its hyper-parameters: per output frame (flow and
+ * decoder) and per input id (encoder and duration branch, for a sequence of `ids` ids).
+ */
+export function mediumMacs(ids: number): { perFrame: number; perId: number } {
+  const m = MEDIUM;
+  const h = m.hidden;
+  const perLayer = 4 * h * h + 2 * ids * h + 2 * h * m.filter * m.encoderKernel;
+  const duration = h * m.durationFilter * m.durationKernel + m.durationFilter * m.durationFilter * m.durationKernel + m.durationFilter;
+  const perId = m.encoderLayers * perLayer + 2 * h * h + duration;
+  const half = h / 2;
+  const waveNet = m.waveNetLayers * 2 * h * h * m.waveNetKernel + (m.waveNetLayers - 1) * 2 * h * h + h * h;
+  const flow = m.flows * (half * h + waveNet + h * half);
+  let decoder = h * m.decoderChannels * 7;
+  let channels: number = m.decoderChannels;
+  let samplesPerFrame = 1;
+  m.upsampleRates.forEach((rate, i) => {
+    const out = channels / 2;
+    decoder += samplesPerFrame * channels * out * (m.upsampleKernels[i] ?? rate * 2);
+    samplesPerFrame *= rate;
+    const kernels = m.resblockKernels.reduce((a, k) => a + k, 0);
+    decoder += samplesPerFrame * 2 * out * out * kernels;
+    channels = out;
+  });
+  decoder += samplesPerFrame * channels * 7;
+  // The length regulator's two [192 x T] by [T x F] products.
+  return { perFrame: flow + decoder + 2 * h * ids, perId };
+}

@@ -1,0 +1,141 @@
+/**
+ * npm run bench: the harness's own cost and the stand-ins' fidelity, measured on this machine.
+ * Writes measurements/bench-YYYYMMDD-HHMMSS.json and prints a Markdown table; with
+ * --update-readme the README's performance section is replaced by that table.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Bench } from 'tinybench';
+import { archiveBaseName, writeExclusive } from '../lib/archive/writer.js';
+import { median } from '../lib/measure/stats.js';
+import { monotonicMs } from '../lib/measure/clock.js';
+import { WorkerMessageSchema } from '../lib/run/messages.js';
+import { runArms } from '../lib/run/run-arms.js';
+import { phonemesToIds } from '../lib/voice/phonemize.js';
+import { standardPhonemeIdMap } from '../lib/voice/phoneme-map.js';
+import { floatToInt16 } from '../lib/voice/wav.js';
+import { fidelity, processSkew, runOverhead, threadSkew } from './measures.js';
+import { resolveVoice } from '../lib/voice/load.js';
+
+const args = new Set(process.argv.slice(2));
+const quick = args.has('--quick');
+const voicesDir = path.resolve('voices');
+const outDir = path.resolve('measurements');
+
+interface Goal {
+  figure: string;
+  measured: string;
+  goal: string;
+  met: boolean | null;
+}
+
+async function micro(): Promise<Array<{ name: string; meanUs: number; p99Us: number }>> {
+  const audio = Float32Array.from({ length: 22050 }, (_, i) => Math.sin(i / 10) * 0.5);
+  const phonemes = [...'bɔ̃ʒˈuʁ tulmˈɔ̃d.'];
+  const map = standardPhonemeIdMap();
+  const message = { type: 'pass', pass: 3, warmup: false, computeSeconds: 1.2, inferenceSeconds: 1.19, audioSeconds: 14, cpuSeconds: 1.2, startMs: 1, endMs: 2, peakRssBytes: 1 };
+  const bench = new Bench({ time: 300 });
+  bench
+    .add('floatToInt16, 1 s of audio at 22,050 Hz (per sentence, in the timed pass)', () => void floatToInt16(audio))
+    .add('phonemesToIds, one sentence (before the passes)', () => void phonemesToIds(phonemes, map))
+    .add('WorkerMessageSchema.parse, one pass message (parent, after the pass)', () => void WorkerMessageSchema.parse(message))
+    .add('monotonicMs (read twice per pass)', () => void monotonicMs());
+  await bench.run();
+  return bench.tasks.map((t) => {
+    const r = t.result as { latency?: { mean: number; p99: number } } | undefined;
+    return { name: t.name, meanUs: (r?.latency?.mean ?? Number.NaN) * 1000, p99Us: (r?.latency?.p99 ?? Number.NaN) * 1000 };
+  });
+}
+
+async function main(): Promise<void> {
+  const started = new Date();
+  console.error('bench: micro-benchmarks (tinybench)...');
+  const micros = await micro();
+  console.error('bench: barrier skew, 200 releases each...');
+  const proc = await processSkew(200);
+  const thread = await threadSkew(200);
+  console.error('bench: session.run against onnxruntime profiling...');
+  const siwis = await resolveVoice('synthetic-siwis-medium', voicesDir);
+  const overhead = await runOverhead(siwis, quick ? 1 : 3);
+  console.error(`bench: the default run (${quick ? 2 : 6} passes per arm, --settle 0)...`);
+  const armCpu: number[] = [];
+  let armStart = { cpu: 0, wall: 0 };
+  const t0 = performance.now();
+  const run = await runArms({
+    passes: quick ? 2 : 6,
+    settleSeconds: 0,
+    outDir,
+    voicesDir,
+    command: 'npm run bench',
+    onProgress: (e) => {
+      const u = process.cpuUsage();
+      if (e.kind === 'arm-start') armStart = { cpu: (u.user + u.system) / 1e6, wall: performance.now() };
+      if (e.kind === 'arm-end') armCpu.push(((u.user + u.system) / 1e6 - armStart.cpu) / ((performance.now() - armStart.wall) / 1000));
+    },
+  });
+  const wallSeconds = (performance.now() - t0) / 1000;
+  const a = run.archive;
+  const timedSeconds = a.bras.reduce((sum, b) => sum + b.synchro.filter((s) => !s.echauffement).reduce((x, s) => x + (Math.max(...s.fins_ms) - Math.min(...s.departs_ms)) / 1000, 0), 0);
+  const outside: number[] = [];
+  for (const b of a.bras.filter((x) => x.fils_par_flux === 1)) {
+    for (const e of b.enfants) {
+      for (const p of e.passes) {
+        const cpu = (p.cpu_pourcent / 100) * p.temps_calcul_s;
+        outside.push(Math.max(0, cpu - p.inference_s) / cpu);
+      }
+    }
+  }
+  const peak = Math.max(...a.bras.flatMap((b) => b.enfants.map((e) => e.rss_pic_octets ?? 0)));
+  const modelBytes = Math.max(...a.voix.map((v) => v.taille_octets));
+  console.error('bench: stand-in fidelity...');
+  const fid = [await fidelity('synthetic-siwis-medium', voicesDir), await fidelity('synthetic-tom-medium', voicesDir)];
+
+  const ms = (x: number): string => `${x.toFixed(3)} ms`;
+  const pct = (x: number): string => `${(x * 100).toFixed(2)}%`;
+  const goals: Goal[] = [
+    { figure: `barrier start skew, process isolation, K=2, ${proc.releases} releases`, measured: `median ${ms(proc.medianMs)}, max ${ms(proc.maxMs)}`, goal: 'median <= 1 ms, max <= 5 ms', met: proc.medianMs <= 1 && proc.maxMs <= 5 },
+    { figure: `barrier start skew, thread isolation, K=2, ${thread.releases} releases`, measured: `median ${ms(thread.medianMs)} (max ${ms(thread.maxMs)})`, goal: 'median <= 0.2 ms', met: thread.medianMs <= 0.2 },
+    { figure: 'session.run wall time / onnxruntime profiled model_run time (synthetic-siwis-medium, 1 thread)', measured: overhead.ratio.toFixed(4), goal: '<= 1.02', met: overhead.ratio <= 1.02 },
+    { figure: 'child CPU outside inference during a pass, share of its pass CPU (T=1 arms, median)', measured: pct(median(outside)), goal: '<= 1%', met: median(outside) <= 0.01 },
+    { figure: 'parent CPU during an arm (worst arm)', measured: `${pct(Math.max(...armCpu))} of one core`, goal: '<= 1% of one core', met: Math.max(...armCpu) <= 0.01 },
+    { figure: `default run: timed pass seconds / total wall seconds${quick ? ' (quick: 2 passes)' : ''}`, measured: `${(timedSeconds / wallSeconds).toFixed(3)} (${timedSeconds.toFixed(1)} s of ${wallSeconds.toFixed(1)} s)`, goal: '>= 0.8', met: timedSeconds / wallSeconds >= 0.8 },
+    { figure: 'peak RSS per child (synthetic medium voice)', measured: `${(peak / 2 ** 20).toFixed(0)} MiB (model ${(modelBytes / 2 ** 20).toFixed(0)} MiB)`, goal: '<= model size + 150 MB', met: peak <= modelBytes + 150e6 },
+  ];
+  const lines = [
+    `Measured by \`npm run bench\` on ${a.machine_detail.cpu}, ${a.coeurs} cores, ${started.toISOString().slice(0, 16)} UTC. Voices are SYNTHETIC stand-ins.`,
+    '',
+    '| figure | measured | goal | met |',
+    '| --- | --- | --- | --- |',
+    ...goals.map((g) => `| ${g.figure} | ${g.measured} | ${g.goal} | ${g.met === null ? '-' : g.met ? 'yes' : 'NO'} |`),
+    '',
+    '| stand-in (SYNTHETIC) | parameters | rate | GMAC per audio second | x real time, 1 thread | 2 threads |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...fid.map((f) => `| ${f.voice} | ${(f.parameters / 1e6).toFixed(2)} M | ${f.sampleRateHz} Hz | ${f.gmacPerAudioSecond.toFixed(2)} | x${f.xRealTime1.toFixed(2)} | x${f.xRealTime2.toFixed(2)} |`),
+    '| published real Piper medium voice (fp32, laptop CPU, for comparison) | about 15.8 M | 22,050 Hz | - | about x9 (rtf 0.11) | - |',
+    '',
+    '| hot path (tinybench) | mean | p99 |',
+    '| --- | --- | --- |',
+    ...micros.map((m) => `| ${m.name} | ${m.meanUs.toFixed(2)} µs | ${m.p99Us.toFixed(2)} µs |`),
+  ];
+  const markdown = lines.join('\n');
+  const result = { date_utc: started.toISOString(), quick, goals, skew: { process: proc, thread }, overhead, parentCpuPerArm: armCpu, outsideInferenceShares: outside, peakRssBytes: peak, modelBytes, timedSeconds, wallSeconds, fidelity: fid, micro: micros, archive: run.path, markdown };
+  const file = await writeExclusive(outDir, archiveBaseName(started, 'bench'), `${JSON.stringify(result, null, 2)}\n`);
+  console.log(markdown);
+  console.log(`\nbench: ${file}`);
+  if (args.has('--update-readme')) {
+    const readme = path.resolve('README.md');
+    const text = readFileSync(readme, 'utf8');
+    const start = '<!-- bench:start -->';
+    const end = '<!-- bench:end -->';
+    const i = text.indexOf(start);
+    const j = text.indexOf(end);
+    if (i < 0 || j < i) throw new Error('README.md has no <!-- bench:start --> ... <!-- bench:end --> section');
+    writeFileSync(readme, `${text.slice(0, i + start.length)}\n${markdown}\n${text.slice(j)}`);
+    console.log('bench: README performance section updated');
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(`bench: ${err instanceof Error ? err.message : String(err)}`);
+  process.exitCode = 1;
+});
