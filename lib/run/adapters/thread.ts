@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { MessageChannel } from 'node:worker_threads';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { toError } from '../../errors.js';
 import { WorkerMessageSchema, type ParentMessage, type WorkerMessage } from '../messages.js';
@@ -17,7 +17,7 @@ class ThreadWorker implements StreamWorker {
 
   constructor(
     readonly rang: number,
-    private readonly port: MessagePort | import('node:worker_threads').MessagePort,
+    private readonly port: MessagePort,
     task: Promise<unknown>,
     private readonly abort: AbortController,
     private readonly barrier: SabBarrier,
@@ -26,7 +26,7 @@ class ThreadWorker implements StreamWorker {
       (outcome) => ({ code: outcome === 'done' ? 0 : 1, signal: null }),
       (err: unknown) => ({ code: null, signal: abort.signal.aborted ? 'terminated' : toError(err).message }),
     );
-    (port as import('node:worker_threads').MessagePort).on('message', (raw: unknown) => {
+    port.on('message', (raw: unknown) => {
       const parsed = WorkerMessageSchema.safeParse(raw);
       const message: WorkerMessage = parsed.success ? parsed.data : { type: 'failed', message: `thread ${rang} sent a malformed message` };
       for (const l of this.listeners) l(message);
@@ -34,7 +34,7 @@ class ThreadWorker implements StreamWorker {
   }
 
   send(message: ParentMessage): void {
-    (this.port as import('node:worker_threads').MessagePort).postMessage(message);
+    this.port.postMessage(message);
   }
 
   onMessage(listener: (message: WorkerMessage) => void): void {
@@ -46,7 +46,7 @@ class ThreadWorker implements StreamWorker {
     this.barrier.break();
     this.abort.abort();
     const exit = await this.exited;
-    (this.port as import('node:worker_threads').MessagePort).close();
+    this.port.close();
     return exit;
   }
 }
