@@ -1,4 +1,4 @@
-import type { ComparableArm, ComparableRun } from './read.js';
+import { toComparable, type ComparableArm, type ComparableRun } from './read.js';
 
 export type MetricVerdict = 'FASTER' | 'SLOWER' | 'HIGHER' | 'LOWER' | 'SAME' | 'NOISY' | 'INCOMPARABLE' | 'CONTROLS FAILED' | 'ONLY IN A' | 'ONLY IN B';
 
@@ -51,8 +51,17 @@ const METRICS = [
   { metric: 'cpu_percent', of: (x: ComparableArm) => x.cpuPercent, throughput: false },
 ] as const;
 
-/** Pair arms by voice, K, T, affinity and isolation and give each metric a verdict. */
-export function compareArchives(a: ComparableRun, b: ComparableRun, options: CompareOptions = {}): Comparison {
+function isComparable(x: unknown): x is ComparableRun {
+  return typeof x === 'object' && x !== null && 'arms' in x && 'tool' in x && 'workload' in x;
+}
+
+/**
+ * Pair arms by voice, K, T, affinity and isolation and give each metric a verdict. Takes two
+ * archives as objects (either tool's, as parsed from JSON) or as read by readComparable.
+ */
+export function compareArchives(first: ComparableRun | unknown, second: ComparableRun | unknown, options: CompareOptions = {}): Comparison {
+  const a = isComparable(first) ? first : toComparable(first, 'A');
+  const b = isComparable(second) ? second : toComparable(second, 'B');
   const tol = options.tolerancePercent ?? 5;
   const result: Comparison = { a: a.file, b: b.file, tolerancePercent: tol, refused: null, forced: [], workloadDiffers: [], rows: [], regression: false };
   const obstacles: string[] = [];

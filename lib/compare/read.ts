@@ -87,6 +87,12 @@ export async function readComparable(file: string): Promise<ComparableRun> {
   } catch (err) {
     throw new PiperParallelError('USAGE', `${file} is not valid JSON (${(err as Error).message}); is it a truncated archive?`, { cause: err });
   }
+  return toComparable(value, file);
+}
+
+/** An archive object of either tool (as parsed from JSON), made comparable; `label` names it in messages. */
+export function toComparable(value: unknown, label: string): ComparableRun {
+  const file = label;
   const isOurs = typeof value === 'object' && value !== null && 'schema_version' in value;
   if (isOurs) {
     const parsed = ArchiveSchema.safeParse(value);

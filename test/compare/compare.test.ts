@@ -163,3 +163,17 @@ describe('compare', () => {
     assert.match(run([a, a, '--tolerance', 'x']).stderr, /--tolerance must be a percentage above 0/);
   });
 });
+
+describe('compareArchives from a script', () => {
+  it('takes archive objects as parsed from JSON', () => {
+    const slower = structuredClone(base);
+    steady(slower);
+    scale(slower, 0.5);
+    const same = structuredClone(base);
+    steady(same);
+    const c = compareArchives(same, slower);
+    assert.equal(c.a, 'A');
+    assert.equal(c.regression, true);
+    assert.throws(() => compareArchives({ nope: 1 }, same), /A is neither a piper-parallel archive/);
+  });
+});
