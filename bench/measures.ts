@@ -133,3 +133,24 @@ export async function fidelity(name: string, voicesDir: string): Promise<Fidelit
     xRealTime2: speed[1] ?? 0,
   };
 }
+
+export interface RssStages {
+  voice: string;
+  modelMiB: number;
+  runtimeMiB: number;
+  phonemizerPeakMiB: number;
+  afterPhonemizerMiB: number;
+  sessionPeakMiB: number;
+  sessionMiB: number;
+  sentences: Array<{ audioSeconds: number; peakMiB: number }>;
+}
+
+const STAGES = fileURLToPath(new URL('./rss-stages.js', import.meta.url));
+
+/** A stream's memory stage by stage, measured in a fresh process (see rss-stages.ts). */
+export async function rssStages(voice: string, voicesDir: string): Promise<RssStages> {
+  const { execFile } = await import('node:child_process');
+  const { promisify } = await import('node:util');
+  const { stdout } = await promisify(execFile)(process.execPath, [STAGES, voice, voicesDir], { timeout: 300_000 });
+  return JSON.parse(stdout) as RssStages;
+}

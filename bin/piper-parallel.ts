@@ -4,13 +4,21 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { archiveJsonSchema } from '../lib/archive/schema.js';
 import { compareCommand } from '../lib/cli/compare-command.js';
+import { reportCommand } from '../lib/cli/report-command.js';
 import { HELP } from '../lib/cli/help.js';
 import { exitCodeFor, runCommand, type Io } from '../lib/cli/run-command.js';
 import { buildVoices, fetchCommand, listVoices, phonemizeCommand, synthCommand } from '../lib/cli/voice-commands.js';
 import { PiperParallelError } from '../lib/errors.js';
 import { TOOL_VERSION } from '../lib/version.js';
 
-const io: Io = { out: (t) => process.stdout.write(`${t}\n`), err: (t) => process.stderr.write(`${t}\n`) };
+const io: Io = {
+  out: (t) => process.stdout.write(`${t}\n`),
+  err: (t) => process.stderr.write(`${t}\n`),
+  errRaw: (t) => process.stderr.write(t),
+  outTty: process.stdout.isTTY === true,
+  errTty: process.stderr.isTTY === true,
+  env: process.env,
+};
 
 async function main(argv: string[]): Promise<number> {
   // A negative count would otherwise read as an unknown short option.
@@ -46,6 +54,8 @@ async function main(argv: string[]): Promise<number> {
         force: { type: 'boolean' },
         json: { type: 'boolean' },
         quiet: { type: 'boolean' },
+        'no-report': { type: 'boolean' },
+        format: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
       },
@@ -78,6 +88,8 @@ async function main(argv: string[]): Promise<number> {
       return synthCommand(rest.join(' ') || undefined, v.voice?.[0], v.threads, v.out, voicesDir, io, v.speaker);
     case 'compare':
       return compareCommand(rest, v.tolerance, v.json ?? false, v.force ?? false, io);
+    case 'report':
+      return reportCommand(rest, v.format, v.out, io);
     case 'schema':
       io.out(JSON.stringify(archiveJsonSchema(), null, 2));
       return 0;

@@ -169,6 +169,8 @@ export const ArchiveSchema = z.object({
     pourquoi_barriere: z.string(),
     controle: z.array(z.string()),
     commande: z.string(),
+    /** The onnxruntime session settings every stream used; absent in archives from before they were recorded. */
+    session_onnxruntime: z.string().optional(),
   }),
   voix: z.array(z.object({ nom: z.string(), synthetique: z.boolean(), sha256: z.string(), taille_octets: z.number().int(), frequence_hz: z.number().int() })),
   bras: z.array(ArmSchema),

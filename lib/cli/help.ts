@@ -9,6 +9,9 @@ Usage:
   piper-parallel synth --voice NAME [--threads T] [--speaker ID|NAME] --out FILE.wav TEXT
   piper-parallel compare A.json B.json [--tolerance PCT] [--json] [--force]
                                            compare two runs (exit 4 on a regression)
+  piper-parallel report ARCHIVE.json [--format md|html] [--out FILE]
+                                           a run as Markdown (default) or a self-contained HTML
+                                           page with charts; to stdout unless --out
   piper-parallel schema                    print the archive's JSON Schema
 
 Run options:
@@ -28,7 +31,8 @@ Run options:
   --barrier-timeout S   seconds to wait for every stream at a barrier (default 120)
   --resume FILE         carry on an interrupted run (measurements/.partial/<run>.jsonl)
   --json                print the archive on stdout, everything else on stderr
-  --quiet               print only the archive path (or the JSON)
+  --quiet               print only the archive path (or the JSON); no progress
+  --no-report           do not write the Markdown and HTML reports beside the archive
   --base-url URL        voices fetch: mirror of the piper-voices layout (or PIPER_VOICES_BASE_URL)
   -h, --help            this help
   --version             the tool's version

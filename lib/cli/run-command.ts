@@ -1,7 +1,9 @@
 import type { Archive } from '../archive/schema.js';
 import { PiperParallelError } from '../errors.js';
+import { colorEnabled, paintStatus, ProgressReporter } from '../report/progress.js';
 import { armLine, headerLines } from '../report/table.js';
-import { conditionLabel, type AffinityChoice, type IsolationChoice } from '../run/conditions.js';
+import { writeReports } from '../report/write.js';
+import type { AffinityChoice, IsolationChoice } from '../run/conditions.js';
 import { FAULTS, runArms, type Fault } from '../run/run-arms.js';
 import { parseChoice, parseList, parseWhole } from './parse.js';
 
@@ -21,11 +23,18 @@ export interface RunFlags {
   quiet?: boolean;
   resume?: string;
   'barrier-timeout'?: string;
+  'no-report'?: boolean;
 }
 
 export interface Io {
   out: (text: string) => void;
   err: (text: string) => void;
+  /** Raw stderr for the live progress line (no newline added); absent: no live line. */
+  errRaw?: (text: string) => void;
+  /** Whether stdout / stderr are terminals (colour, live progress). */
+  outTty?: boolean;
+  errTty?: boolean;
+  env?: NodeJS.ProcessEnv;
 }
 
 /** The main job; returns the exit code. */
@@ -41,9 +50,19 @@ export async function runCommand(flags: RunFlags, command: string, io: Io, signa
   // Test hook of the fault-injection suite (test/faults/); not for normal use.
   const fault = process.env.PIPER_PARALLEL_FAULT === undefined ? undefined : parseChoice<Fault>(process.env.PIPER_PARALLEL_FAULT, 'PIPER_PARALLEL_FAULT', FAULTS);
   // Human output goes to stderr with --json so stdout carries only the archive.
-  const say = flags.quiet ? () => undefined : flags.json ? io.err : io.out;
+  const toErr = flags.json === true;
+  const paint = colorEnabled({ isTTY: toErr ? io.errTty : io.outTty }, io.env) ? paintStatus : (l: string) => l;
+  const progress = flags.quiet ? undefined : io.errTty && io.errRaw ? new ProgressReporter({ tty: true, write: io.errRaw }) : new ProgressReporter({ tty: false, write: (t) => io.err(t.replace(/\n$/, '')) });
+  const say = flags.quiet
+    ? () => undefined
+    : (line: string): void => {
+        progress?.clear();
+        (toErr ? io.err : io.out)(line);
+      };
   const started = Date.now();
-  const result = await runArms({
+  let result;
+  try {
+    result = await runArms({
     passes,
     warmup,
     settleSeconds,
@@ -69,13 +88,15 @@ export async function runCommand(flags: RunFlags, command: string, io: Io, signa
         for (const l of headerLines(e.header)) say(l);
         const w = e.header.machine_detail.attente;
         if (w && w.attendu_s > 0) say(`waited ${w.attendu_s} s for the machine to settle (${w.calme ? 'calm' : 'still busy'}: 1-minute load ${w.vu.at(-1)?.charge_1min.toFixed(2)}, other programs ${((w.vu.at(-1)?.autre_cpu_coeurs ?? 0) * 100).toFixed(0)}% of a core)`);
-      } else if (e.kind === 'arm-start') {
-        if (process.stderr.isTTY && !flags.quiet) io.err(`arm ${e.index}/${e.total}: ${e.voice} ${conditionLabel(e.condition)} ...`);
       } else if (e.kind === 'arm-end') {
-        say(armLine(e.arm));
+        say(paint(armLine(e.arm)));
       }
+      progress?.handle(e);
     },
   });
+  } finally {
+    progress?.clear();
+  }
   const a: Archive = result.archive;
   if (flags.json) io.out(JSON.stringify(a, null, 2));
   if (!flags.quiet) {
@@ -86,7 +107,17 @@ export async function runCommand(flags: RunFlags, command: string, io: Io, signa
   }
   if (flags.quiet && !flags.json) io.out(result.path);
   else say(`archive: ${result.path}`);
-  return a.controle_tenu ? 0 : 3;
+  const code = a.controle_tenu ? 0 : 3;
+  if (flags['no-report']) return code;
+  try {
+    const files = await writeReports(result.path, a);
+    say(`reports: ${files.markdown} ${files.html}`);
+  } catch (err) {
+    // The archive is safe on disk; only the reports are missing, and they can be made again.
+    io.err(`piper-parallel: the reports could not be written (${(err as Error).message}); the archive is kept: run piper-parallel report ${result.path}`);
+    return 1;
+  }
+  return code;
 }
 
 export function exitCodeFor(err: unknown): number {

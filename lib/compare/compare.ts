@@ -42,6 +42,7 @@ function workloadDifferences(a: ComparableRun, b: ComparableRun): string[] {
   check('text', a.workload.text, b.workload.text);
   check('passes', a.workload.passes, b.workload.passes);
   check('warm-up', a.workload.warmup, b.workload.warmup);
+  check('onnxruntime session settings', a.workload.session, b.workload.session);
   return out;
 }
 

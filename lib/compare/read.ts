@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { ArchiveSchema } from '../archive/schema.js';
+import { firstIssue, readJsonFile } from '../archive/read.js';
 import { PiperParallelError } from '../errors.js';
 import { machineFingerprint } from '../measure/machine.js';
 import { distribution, median } from '../measure/stats.js';
@@ -26,7 +26,7 @@ export interface ComparableRun {
   file: string;
   tool: 'piper-parallel' | 'python';
   machine: string | null;
-  workload: { text: string | null; passes: number | null; warmup: number | null };
+  workload: { text: string | null; passes: number | null; warmup: number | null; session: string | null };
   arms: ComparableArm[];
 }
 
@@ -68,26 +68,9 @@ function perPassSpread(children: Array<{ passes: Array<{ passe: number; ratio: n
   return m > 0 && iqr !== null ? iqr / m : null;
 }
 
-function firstIssue(error: z.ZodError): string {
-  const i = error.issues[0];
-  return i ? `${i.path.map(String).join('.') || '(top level)'}: ${i.message}` : 'invalid';
-}
-
 /** Read either tool's archive; a broken or foreign file is a one-line error naming it. */
 export async function readComparable(file: string): Promise<ComparableRun> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new PiperParallelError('USAGE', `${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); check the path`, { cause: err });
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw new PiperParallelError('USAGE', `${file} is not valid JSON (${(err as Error).message}); is it a truncated archive?`, { cause: err });
-  }
-  return toComparable(value, file);
+  return toComparable(await readJsonFile(file), file);
 }
 
 /** An archive object of either tool (as parsed from JSON), made comparable; `label` names it in messages. */
@@ -102,7 +85,7 @@ export function toComparable(value: unknown, label: string): ComparableRun {
       file,
       tool: 'piper-parallel',
       machine: machineFingerprint(a.machine_detail),
-      workload: { text: a.protocole.texte.sha256, passes: a.protocole.passes_par_bras, warmup: a.protocole.passes_echauffement },
+      workload: { text: a.protocole.texte.sha256, passes: a.protocole.passes_par_bras, warmup: a.protocole.passes_echauffement, session: a.protocole.session_onnxruntime ?? null },
       arms: a.bras.map((b) => {
         const arm: ComparableArm = {
           key: '',
@@ -131,7 +114,7 @@ export function toComparable(value: unknown, label: string): ComparableRun {
     // The Python script recorded only the architecture and the core count.
     machine: `${a.machine}|${a.coeurs} cores`,
     // Its text has no checksum and it had no warm-up setting: unknown, not invented.
-    workload: { text: null, passes: a.protocole.passes_par_bras, warmup: null },
+    workload: { text: null, passes: a.protocole.passes_par_bras, warmup: null, session: null },
     arms: a.bras.map((b) => {
       const arm: ComparableArm = {
         key: '',

@@ -18,6 +18,7 @@ import { conditionLabel, expandConditions, type AffinityChoice, type IsolationCh
 import { armRecord } from './record.js';
 import { fingerprint, loadText } from './text-source.js';
 import { prepareText } from '../voice/text.js';
+import { PIPER_SESSION_LABEL } from '../voice/synthesizer.js';
 import { readPartial, resumeDifferences, type PartialHeader } from './resume.js';
 import { buildVerdict } from '../report/verdict.js';
 import type { WorkerAdapter } from './worker.js';
@@ -161,6 +162,7 @@ export async function runArms(options: RunArmsOptions = {}): Promise<RunResult> 
       'outside_load: other programs used at most 10% of one core during the arm',
     ],
     commande: h?.command ?? options.command ?? 'runArms()',
+    session_onnxruntime: PIPER_SESSION_LABEL,
   };
   const header: PartialHeader = {
     base,

@@ -83,13 +83,15 @@ describe('compare', () => {
     assert.equal(c.regression, false);
   });
 
-  it('INCOMPARABLE when the workload differs (text, voice checksum, passes, warm-up)', async () => {
+  it('INCOMPARABLE when the workload differs (text, voice checksum, passes, warm-up, onnxruntime session settings)', async () => {
     const a = await readComparable(variant('a3', steady));
     for (const [name, edit, why] of [
       ['text', (x: Archive) => { x.protocole.texte.sha256 = 'f'.repeat(64); }, /text/],
       ['passes', (x: Archive) => { x.protocole.passes_par_bras = 9; }, /passes 3 vs 9/],
       ['warmup', (x: Archive) => { x.protocole.passes_echauffement = 2; }, /warm-up 0 vs 2/],
       ['voice', (x: Archive) => { for (const b of x.bras) b.voix_sha256 = 'e'.repeat(64); }, /voice checksum differs/],
+      ['session', (x: Archive) => { x.protocole.session_onnxruntime = 'CPU memory arena on'; }, /onnxruntime session settings .* vs CPU memory arena on/],
+      ['old archive', (x: Archive) => { delete x.protocole.session_onnxruntime; }, /onnxruntime session settings unknown in B/],
     ] as const) {
       const c = compareArchives(a, await readComparable(variant(name, (x) => { steady(x); scale(x, 0.5); edit(x); })));
       assert.ok(c.rows.every((r) => r.verdict === 'INCOMPARABLE' && why.test(r.why)), `${name}: ${JSON.stringify(c.rows[0])}`);
@@ -123,7 +125,7 @@ describe('compare', () => {
     writeFileSync(p1, JSON.stringify(pythonArchive(5)));
     writeFileSync(p2, JSON.stringify(pythonArchive(4)));
     const py1 = await readComparable(p1);
-    assert.deepEqual(py1.workload, { text: null, passes: 3, warmup: null });
+    assert.deepEqual(py1.workload, { text: null, passes: 3, warmup: null, session: null });
     assert.equal(py1.arms[0]?.voiceSha256, null);
     const pp = compareArchives(py1, await readComparable(p2));
     assert.ok(pp.rows.filter((r) => r.metric === 'aggregate').every((r) => r.verdict === 'SLOWER'), JSON.stringify(pp.rows));

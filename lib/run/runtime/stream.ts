@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { PiperParallelError, toError } from '../../errors.js';
 import { monotonicMs } from '../../measure/clock.js';
 import { Synthesizer } from '../../voice/synthesizer.js';
-import { prepareText } from '../../voice/text.js';
+import { prepareTextApart } from '../../voice/prepare-apart.js';
 import type { VoiceInfo } from '../../voice/load.js';
 import type { ReceivedParentMessage, WorkerMessage } from '../messages.js';
 import { InitMessageSchema } from '../messages.js';
@@ -26,11 +26,12 @@ export interface StreamHost {
  */
 export async function runStream(host: StreamHost, first: ReceivedParentMessage): Promise<void> {
   const init = InitMessageSchema.parse(first);
-  const loadStart = monotonicMs();
   const voice: VoiceInfo = { ...init.voice, configPath: `${init.voice.onnxPath}.json`, sizeBytes: 0, sha256: '', synthetic: init.voice.config.synthetic !== undefined };
+  // Phonemize first, in a thread that then ends: its memory is gone before the session exists.
+  const prepared = await prepareTextApart(init.lines, init.voice.config);
+  const loadStart = monotonicMs();
   const synth = await host.createSession(() => Synthesizer.create(voice, { threads: init.threads }));
   const loadSeconds = (monotonicMs() - loadStart) / 1000;
-  const prepared = await prepareText(init.lines, init.voice.config);
   if (prepared.sentences.length === 0) {
     throw new PiperParallelError('TEXT', 'the text phonemizes to nothing; give sentences with words in the voice\'s language');
   }

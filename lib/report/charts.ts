@@ -1,0 +1,118 @@
+import type { TopLevelSpec } from 'vega-lite';
+import type { Archive, ArmRecord } from '../archive/schema.js';
+import { armVoiceLabel } from './table.js';
+
+/** One chart of the HTML report: a Vega-Lite spec and what it shows. */
+export interface ChartSpec {
+  id: string;
+  title: string;
+  spec: TopLevelSpec;
+}
+
+export function armKey(arm: ArmRecord): string {
+  return `K=${arm.flux_simultanes} T=${arm.fils_par_flux} ${arm.affinite_demandee ? 'pinned' : 'free'} ${arm.isolation}`;
+}
+
+const slug = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const WIDTH = 520;
+
+/** Aggregate throughput per arm with its interval, and each stream's median beside it. */
+function throughputChart(voice: string, arms: ArmRecord[]): ChartSpec {
+  const aggregate = arms.filter((a) => a.debit_agrege_mediane !== null).map((a) => ({
+    arm: armKey(a),
+    aggregate: a.debit_agrege_mediane,
+    low: a.debit_agrege_ic95?.[0] ?? null,
+    high: a.debit_agrege_ic95?.[1] ?? null,
+  }));
+  const streams = arms.flatMap((a) => a.debit_par_flux_mediane.flatMap((v, i) => (v === null ? [] : [{ arm: armKey(a), stream: `stream ${i}`, throughput: v }])));
+  const x = { field: 'arm', type: 'nominal', title: null, sort: null, axis: { labelAngle: -20 } } as const;
+  return {
+    id: `throughput-${slug(voice)}`,
+    title: `${voice}: aggregate throughput per arm (bars, 95% interval) and each stream's median (dots), x real time`,
+    spec: {
+      width: WIDTH,
+      height: 240,
+      layer: [
+        { data: { values: aggregate }, mark: { type: 'bar', color: '#9ecae1' }, encoding: { x, y: { field: 'aggregate', type: 'quantitative', title: 'x real time' } } },
+        { data: { values: aggregate.filter((d) => d.low !== null) }, mark: { type: 'rule', color: '#08306b', strokeWidth: 2 }, encoding: { x, y: { field: 'low', type: 'quantitative' }, y2: { field: 'high' } } },
+        { data: { values: streams }, mark: { type: 'point', filled: true, size: 60, color: '#e6550d' }, encoding: { x, y: { field: 'throughput', type: 'quantitative' } } },
+      ],
+    },
+  };
+}
+
+/** Each child's CPU% per timed pass, with the cpu_max limit and, for K >= 2, the cpu_sum floor per stream. */
+function cpuChart(voice: string, arm: ArmRecord, index: number): ChartSpec {
+  const points = arm.enfants.flatMap((c) => c.passes.map((p) => ({ pass: p.passe, cpu: p.cpu_pourcent, stream: `stream ${c.rang}` })));
+  const limits = arm.controles
+    .filter((c) => c.name === 'cpu_max' || c.name === 'cpu_sum')
+    // cpu_sum bounds the sum; drawn per stream (divided by K) so it sits on the same scale as the dots.
+    .map((c) => ({ limit: c.name === 'cpu_max' ? c.threshold : c.threshold / arm.flux_simultanes, control: c.name === 'cpu_max' ? 'cpu_max: each below' : 'cpu_sum / K: median above' }));
+  return {
+    id: `cpu-${slug(voice)}-${index}`,
+    title: `${voice}, ${armKey(arm)}: CPU% of each stream per pass, with the control thresholds`,
+    spec: {
+      width: WIDTH,
+      height: 180,
+      layer: [
+        { data: { values: points }, mark: { type: 'point', filled: true, size: 50 }, encoding: { x: { field: 'pass', type: 'ordinal', title: 'pass', axis: { labelAngle: 0 } }, y: { field: 'cpu', type: 'quantitative', title: 'CPU %' }, color: { field: 'stream', type: 'nominal', title: null } } },
+        { data: { values: limits }, mark: { type: 'rule', strokeDash: [6, 4], color: '#a50f15' }, encoding: { y: { field: 'limit', type: 'quantitative' }, tooltip: { field: 'control' } } },
+      ],
+    },
+  };
+}
+
+/** Start skew of every timed pass, one colour per arm (K >= 2 only: one stream has no skew). */
+function skewChart(voice: string, arms: ArmRecord[]): ChartSpec | undefined {
+  const values = arms.filter((a) => a.flux_simultanes >= 2).flatMap((a) => a.synchro.filter((s) => !s.echauffement).map((s) => ({ arm: armKey(a), pass: s.passe, skew: s.skew_ms })));
+  if (values.length === 0) return undefined;
+  return {
+    id: `skew-${slug(voice)}`,
+    title: `${voice}: start skew of each timed pass (ms), arms with K >= 2`,
+    spec: {
+      width: WIDTH,
+      height: 180,
+      data: { values },
+      mark: { type: 'point', filled: true, size: 50 },
+      encoding: { x: { field: 'pass', type: 'ordinal', axis: { labelAngle: 0 } }, y: { field: 'skew', type: 'quantitative', title: 'skew ms' }, color: { field: 'arm', type: 'nominal', title: null } },
+    },
+  };
+}
+
+/** Aggregate against K for each layout, beside the ideal min(K, cores) x single stream. */
+function scalingChart(voice: string, arms: ArmRecord[], cores: number): ChartSpec | undefined {
+  if (new Set(arms.map((a) => a.flux_simultanes)).size < 2) return undefined;
+  const single = arms.find((a) => a.flux_simultanes === 1 && a.fils_par_flux === 1 && a.debit_agrege_mediane !== null);
+  const layout = (a: ArmRecord): string => `T=${a.fils_par_flux} ${a.affinite_demandee ? 'pinned' : 'free'} ${a.isolation}`;
+  const values = arms.filter((a) => a.debit_agrege_mediane !== null).map((a) => ({ k: a.flux_simultanes, aggregate: a.debit_agrege_mediane, layout: layout(a) }));
+  const ks = [...new Set(arms.map((a) => a.flux_simultanes))].sort((p, q) => p - q);
+  const ideal = single?.debit_agrege_mediane ? ks.map((k) => ({ k, ideal: Math.min(k, cores) * (single.debit_agrege_mediane ?? 0) })) : [];
+  return {
+    id: `scaling-${slug(voice)}`,
+    title: `${voice}: aggregate throughput against K (dots), ideal min(K, cores) x one stream (dashed)`,
+    spec: {
+      width: WIDTH,
+      height: 200,
+      layer: [
+        { data: { values: ideal }, mark: { type: 'line', strokeDash: [4, 4], color: '#636363' }, encoding: { x: { field: 'k', type: 'quantitative', title: 'K streams', axis: { tickMinStep: 1 } }, y: { field: 'ideal', type: 'quantitative', title: 'x real time' } } },
+        { data: { values }, mark: { type: 'point', filled: true, size: 70 }, encoding: { x: { field: 'k', type: 'quantitative' }, y: { field: 'aggregate', type: 'quantitative' }, color: { field: 'layout', type: 'nominal', title: null } } },
+      ],
+    },
+  };
+}
+
+/** Every chart of the report, in reading order. */
+export function archiveCharts(a: Archive): ChartSpec[] {
+  const charts: ChartSpec[] = [];
+  for (const voice of [...new Set(a.bras.map((b) => b.voix))]) {
+    const arms = a.bras.filter((b) => b.voix === voice);
+    const label = arms[0] ? armVoiceLabel(arms[0]) : voice;
+    charts.push(throughputChart(label, arms));
+    const scaling = scalingChart(label, arms, a.coeurs);
+    if (scaling) charts.push(scaling);
+    const skew = skewChart(label, arms);
+    if (skew) charts.push(skew);
+    arms.forEach((arm, i) => charts.push(cpuChart(label, arm, i)));
+  }
+  return charts;
+}

@@ -1,0 +1,64 @@
+import type { Archive, ArmRecord } from '../archive/schema.js';
+import { archiveCharts } from './charts.js';
+import { P95_MIN_PASSES } from './markdown.js';
+import { renderSvg } from './svg.js';
+import { ARM_COLUMNS, armCells, num } from './cells.js';
+import { armVoiceLabel } from './table.js';
+
+const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+function armRow(arm: ArmRecord): string {
+  const { cells, held } = armCells(arm);
+  return `<tr>${cells.map((c, i) => `<td${i === cells.length - 1 ? ` class="${held ? 'ok' : 'failed'}"` : ''}>${esc(c)}</td>`).join('')}</tr>`;
+}
+
+const STYLE = `body{font:15px/1.45 system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem;color:#111}
+table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left}
+.ok{color:#0a6b2c}.failed{color:#a50f15;font-weight:600}.banner{padding:.6rem 1rem;border-left:4px solid #e6550d;background:#fff4ec}
+figure{margin:1.5rem 0}figcaption{font-size:.9rem;color:#333}`;
+
+/**
+ * The run as one self-contained HTML page: no script, no stylesheet or font to fetch; every chart
+ * is an SVG rendered here by Vega, inlined.
+ */
+export async function renderHtml(a: Archive): Promise<string> {
+  const synthetic = a.voix.filter((v) => v.synthetique);
+  const d = a.machine_detail;
+  const body: string[] = [`<h1>piper-parallel run of ${esc(a.date_utc)}</h1>`];
+  if (synthetic.length > 0) body.push(`<p class="banner"><strong>SYNTHETIC voices</strong> (${esc(synthetic.map((v) => v.nom).join(', '))}): random weights in a Piper-medium-shaped graph. Their figures measure compute and contention, not speech.</p>`);
+  if (!a.controle_tenu) body.push('<p class="banner failed">A control failed: nothing from this run may be published.</p>');
+  body.push('<ul>', ...[
+    `machine: ${d.cpu}, ${a.coeurs} cores usable, ${num(d.memoire_octets / 2 ** 30, 1)} GiB, ${d.systeme ?? d.plateforme}`,
+    `software: piper-parallel ${a.version_outil}, onnxruntime ${a.version_onnxruntime}, Node ${a.version_node}`,
+    `text: ${a.protocole.source_du_texte}, ${a.protocole.texte.phrases} lines, ${a.protocole.texte.caracteres} characters`,
+    `passes: ${a.protocole.passes_par_bras} timed per arm after ${a.protocole.passes_echauffement} warm-up`,
+    `voices: ${a.voix.map((v) => `${v.nom} (${v.synthetique ? 'SYNTHETIC' : 'real Piper voice'}, ${v.frequence_hz} Hz)`).join(', ')}`,
+    `command: ${a.protocole.commande}`,
+  ].map((l) => `<li>${esc(l)}</li>`), '</ul>');
+  for (const voice of [...new Set(a.bras.map((b) => b.voix))]) {
+    const arms = a.bras.filter((b) => b.voix === voice);
+    body.push(`<h2>${esc(arms[0] ? armVoiceLabel(arms[0]) : voice)}</h2>`);
+    body.push(`<table><thead><tr>${ARM_COLUMNS.map((c) => `<th>${esc(c)}</th>`).join('')}</tr></thead><tbody>`);
+    body.push(...arms.map(armRow), '</tbody></table>');
+  }
+  body.push('<h2>Verdict</h2>', ...a.verdict.phrases.map((p) => `<p>${esc(p)}</p>`));
+  if (a.verdict.passage_a_l_echelle.length > 0) body.push('<ul>', ...a.verdict.passage_a_l_echelle.map((s) => `<li>scaling: ${esc(s)}</li>`), '</ul>');
+  const caveats = [
+    ...(synthetic.length > 0 ? ['Synthetic voices cost what a Piper medium voice costs, but they are not speech.'] : []),
+    ...(a.protocole.passes_par_bras < P95_MIN_PASSES ? [`With fewer than ${P95_MIN_PASSES} passes, each p95 is the largest value seen.`] : []),
+  ];
+  if (caveats.length > 0) body.push('<h2>Caveats</h2><ul>', ...caveats.map((c) => `<li>${esc(c)}</li>`), '</ul>');
+  body.push('<h2>Charts</h2>');
+  for (const chart of archiveCharts(a)) {
+    const svg = await renderSvg(chart.spec);
+    body.push(`<figure data-chart="${esc(chart.id)}">${svg}<figcaption>${esc(chart.title)}</figcaption></figure>`);
+  }
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<title>piper-parallel ${esc(a.date_utc)}${synthetic.length > 0 ? ' (synthetic voices)' : ''}</title><style>${STYLE}</style></head>
+<body>
+${body.join('\n')}
+</body></html>
+`;
+}

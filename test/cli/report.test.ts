@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { before, describe, it } from 'node:test';
+import { ArchiveSchema } from '../../lib/archive/schema.js';
+import { renderMarkdown } from '../../lib/report/markdown.js';
+import { BIN, sharedVoicesDir, tempDir } from '../helpers/paths.js';
+
+function cli(args: string[], cwd = tempDir('cwd')): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', timeout: 300_000, env: { ...process.env, NO_COLOR: '' } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const out = tempDir('reports');
+const quick = ['1', '--voice', 'synthetic-siwis-medium', '--streams', '2', '--warmup', '0', '--settle', '0', '--text-file'];
+let textFile: string;
+let archiveFile: string;
+
+before(() => {
+  textFile = path.join(out, 'text.txt');
+  writeFileSync(textFile, 'Oui.\n');
+});
+
+describe('reports from the command line', () => {
+  it('a run writes the archive, its Markdown and its HTML under one name, and progress as plain lines off a terminal', () => {
+    const dir = path.join(out, 'run');
+    const r = cli([...quick, textFile, '--out-dir', dir, '--voices-dir', sharedVoicesDir()]);
+    assert.ok(r.code === 0 || r.code === 3, r.stderr);
+    const files = readdirSync(dir).filter((f) => !f.startsWith('.')).sort();
+    assert.equal(files.length, 3, files.join(' '));
+    const base = files[0]?.replace(/\.[a-z]+$/, '');
+    assert.deepEqual(files, [`${base}.html`, `${base}.json`, `${base}.md`]);
+    archiveFile = path.join(dir, `${base}.json`);
+    assert.match(r.stdout, new RegExp(`reports: .*${base}\\.md .*${base}\\.html`));
+    assert.match(r.stderr, /^arm 1\/1 done; elapsed \d+ s, about 0 s left$/m);
+    // Not a terminal: no colour, no live line.
+    assert.doesNotMatch(r.stdout + r.stderr, /\x1b/);
+    const md = readFileSync(path.join(dir, `${base}.md`), 'utf8');
+    assert.equal(md, renderMarkdown(ArchiveSchema.parse(JSON.parse(readFileSync(archiveFile, 'utf8')))));
+    assert.match(readFileSync(path.join(dir, `${base}.html`), 'utf8'), /^<!doctype html>/);
+  });
+
+  it('--no-report writes the archive alone; --quiet prints only its path and no progress', () => {
+    const dir = path.join(out, 'bare');
+    const r = cli([...quick, textFile, '--out-dir', dir, '--voices-dir', sharedVoicesDir(), '--no-report', '--quiet']);
+    assert.ok(r.code === 0 || r.code === 3, r.stderr);
+    const files = readdirSync(dir).filter((f) => !f.startsWith('.'));
+    assert.equal(files.length, 1);
+    assert.equal(r.stdout.trim(), path.join(dir, files[0] ?? ''));
+    assert.equal(r.stderr, '');
+  });
+
+  it('report prints Markdown, or writes HTML with --out', () => {
+    const md = cli(['report', archiveFile]);
+    assert.equal(md.code, 0, md.stderr);
+    assert.equal(md.stdout, `${renderMarkdown(ArchiveSchema.parse(JSON.parse(readFileSync(archiveFile, 'utf8'))))}\n`);
+    const target = path.join(out, 'r.html');
+    const html = cli(['report', archiveFile, '--format', 'html', '--out', target]);
+    assert.equal(html.code, 0, html.stderr);
+    assert.match(readFileSync(target, 'utf8'), /<figure data-chart="throughput-synthetic-siwis-medium"><svg/);
+  });
+
+  it('report refuses bad input in one line that names it', () => {
+    const truncated = path.join(out, 'truncated.json');
+    writeFileSync(truncated, readFileSync(archiveFile, 'utf8').slice(0, 100));
+    const foreign = path.join(out, 'foreign.json');
+    writeFileSync(foreign, JSON.stringify({ hello: 1 }));
+    for (const [args, code, pattern] of [
+      [['report', path.join(out, 'absent.json')], 2, /absent\.json cannot be read \(ENOENT\); check the path/],
+      [['report', truncated], 2, /truncated\.json is not valid JSON .*truncated archive/],
+      [['report', foreign], 2, /foreign\.json is not a piper-parallel archive this version reads \(schema_version: .*\); give a file from measurements\//],
+      [['report', archiveFile, '--format', 'pdf'], 2, /--format must be one of md, html, got "pdf"/],
+      [['report'], 2, /report takes one archive, got 0/],
+      [['report', archiveFile, '--format', 'html', '--out', path.join(out, 'no', 'such', 'dir', 'r.html')], 1, /--out .*r\.html cannot be written \(ENOENT\); choose a writable file/],
+    ] as const) {
+      const r = cli([...args]);
+      assert.equal(r.code, code, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, pattern);
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    }
+  });
+});

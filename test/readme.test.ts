@@ -1,0 +1,127 @@
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { ensureSyntheticVoice, syntheticSpec } from '../lib/voice/synthetic/build.js';
+import { ROOT, sharedVoicesDir, tempDir } from './helpers/paths.js';
+
+/**
+ * Every command the README shows is run here, so the README cannot rot: the `sh` blocks line by
+ * line, the `run:` steps of the GitHub Actions job, and a type-check of the library example.
+ */
+const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+const blocks = [...README.matchAll(/^```(\w*)\n([\s\S]*?)^```/gm)].map((m) => ({ lang: m[1] ?? '', body: m[2] ?? '' }));
+const shCommands = blocks.filter((b) => b.lang === 'sh').flatMap((b) => b.body.split('\n')).map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'))
+  // `npm ci && npx piper-parallel 6`: two commands.
+  .flatMap((l) => (l.startsWith('npm ci && ') ? ['npm ci', l.slice('npm ci && '.length)] : [l]));
+const yamlCommands = blocks.filter((b) => b.lang === 'yaml').flatMap((b) => [...b.body.matchAll(/^\s*- run: (.+)$/gm)].map((m) => m[1]?.trim() ?? ''));
+const tsBlocks = blocks.filter((b) => b.lang === 'ts').map((b) => b.body);
+/** What .ci/run itself runs: running them here would reinstall under the running tests, or recurse. */
+const RUN_BY_CI = ['npm ci', 'npm test'];
+
+const sandbox = tempDir('readme');
+let server: http.Server;
+let mirror = '';
+
+/** Asynchronous, so the mirror in this process keeps answering while the command runs. */
+async function run(command: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn('bash', ['-o', 'pipefail', '-c', command], {
+    cwd: sandbox,
+    env: { ...process.env, PIPER_VOICES_BASE_URL: mirror, ONNXRUNTIME_NODE_INSTALL: 'skip', NO_UPDATE_NOTIFIER: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
+  child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+  const timer = setTimeout(() => child.kill('SIGKILL'), 20 * 60_000);
+  const [code] = (await once(child, 'close')) as [number | null];
+  clearTimeout(timer);
+  return { status: code, stdout, stderr };
+}
+
+/** The newest archive of the sandbox, to check exit 3 really meant a failed control. */
+function newestArchive(): { controle_tenu: boolean } | undefined {
+  const dir = path.join(sandbox, 'measurements');
+  const files = existsSync(dir) ? readdirSync(dir).filter((f) => /^piper-parallel-.*\.json$/.test(f)).sort() : [];
+  const last = files.at(-1);
+  return last ? (JSON.parse(readFileSync(path.join(dir, last), 'utf8')) as { controle_tenu: boolean }) : undefined;
+}
+
+before(async () => {
+  // piper-parallel resolves to this checkout, as if installed: npx finds its bin, import finds the package.
+  mkdirSync(path.join(sandbox, 'node_modules', '.bin'), { recursive: true });
+  symlinkSync(ROOT, path.join(sandbox, 'node_modules', 'piper-parallel'), 'dir');
+  symlinkSync(path.join(ROOT, 'dist', 'bin', 'piper-parallel.js'), path.join(sandbox, 'node_modules', '.bin', 'piper-parallel'));
+  writeFileSync(path.join(sandbox, 'package.json'), JSON.stringify({ name: 'readme-sandbox', private: true, type: 'module' }));
+  // A loopback mirror of the piper-voices layout; its fr_FR-siwis-medium is the synthetic stand-in's files.
+  const spec = syntheticSpec('synthetic-siwis-medium');
+  assert.ok(spec);
+  const voice = await ensureSyntheticVoice(spec, sharedVoicesDir());
+  const onnx = readFileSync(voice.onnxPath);
+  const config = readFileSync(`${voice.onnxPath}.json`);
+  const md5 = (b: Buffer): string => createHash('md5').update(b).digest('hex');
+  const dir = 'fr/fr_FR/siwis/medium';
+  const catalogue = { 'fr_FR-siwis-medium': { key: 'fr_FR-siwis-medium', files: {
+    [`${dir}/fr_FR-siwis-medium.onnx`]: { size_bytes: onnx.length, md5_digest: md5(onnx) },
+    [`${dir}/fr_FR-siwis-medium.onnx.json`]: { size_bytes: config.length, md5_digest: md5(config) },
+  } } };
+  server = http.createServer((req, res) => {
+    if (req.url === '/voices.json') return void res.end(JSON.stringify(catalogue));
+    if (req.url === `/${dir}/fr_FR-siwis-medium.onnx`) return void res.end(onnx);
+    if (req.url === `/${dir}/fr_FR-siwis-medium.onnx.json`) return void res.end(config);
+    res.statusCode = 404;
+    res.end();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  mirror = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+after(() => server?.close());
+
+describe('README', () => {
+  it('shows the two set-up commands, and .ci/run runs npm ci and npm test', () => {
+    assert.deepEqual(shCommands.slice(0, 3), ['npm ci', 'npx piper-parallel 6', 'npm test']);
+    const ci = readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8').split('\n').map((l) => l.trim());
+    for (const c of RUN_BY_CI) assert.ok(ci.some((l) => l === c || l.startsWith(`${c} `)), `.ci/run runs ${c}`);
+    assert.ok(shCommands.length > 10 && yamlCommands.length >= 3 && tsBlocks.length === 1);
+  });
+
+  it('every command of its sh blocks and of its GitHub Actions job runs as described', async () => {
+    for (const command of [...shCommands, ...yamlCommands]) {
+      if (RUN_BY_CI.includes(command)) continue;
+      const started = performance.now();
+      const r = await run(command);
+      process.stdout.write(`# ${((performance.now() - started) / 1000).toFixed(1)} s, exit ${r.status}: ${command}\n`);
+      const measures = /^npx piper-parallel \d/.test(command);
+      const gate = /controle_tenu \? 0 : 1/.test(command);
+      if (measures && r.status === 3) {
+        // Exit 3 is the tool working: a control failed on this shared machine, and the archive says so.
+        assert.equal(newestArchive()?.controle_tenu, false, `${command}: exit 3 without a failed control`);
+      } else if (gate) {
+        assert.equal(r.status, newestArchive()?.controle_tenu ? 0 : 1, `${command}: the gate must follow controle_tenu\n${r.stderr}`);
+      } else {
+        assert.equal(r.status, 0, `${command}\nstdout: ${r.stdout.slice(-2000)}\nstderr: ${r.stderr.slice(-2000)}`);
+      }
+    }
+    // What the commands claim to leave behind.
+    const files = readdirSync(path.join(sandbox, 'measurements'));
+    assert.ok(files.some((f) => f.endsWith('.md')) && files.some((f) => f.endsWith('.html')));
+    for (const f of ['report.html', 'archive.schema.json', 'bonjour.wav', 'run.json', 'path.txt', 'real-voices/fr_FR-siwis-medium.onnx']) {
+      assert.ok(existsSync(path.join(sandbox, f)), `${f} was not made`);
+    }
+  });
+
+  it('its library example type-checks against the package', () => {
+    const file = path.join(sandbox, 'example.ts');
+    writeFileSync(file, tsBlocks[0] ?? '');
+    const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    const r = spawnSync(process.execPath, [tsc, '--noEmit', '--strict', '--skipLibCheck', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--types', 'node', '--typeRoots', path.join(ROOT, 'node_modules', '@types'), file], { cwd: sandbox, encoding: 'utf8', timeout: 120_000 });
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+  });
+});
