@@ -22,10 +22,20 @@ class ThreadWorker implements StreamWorker {
     private readonly abort: AbortController,
     private readonly barrier: SabBarrier,
   ) {
-    this.exited = task.then(
+    // The task's end travels on piscina's channel, the stream's messages on this port: nothing orders
+    // the two. The port closes (in the entry's finally, or with the thread) only after its messages are
+    // delivered, so the exit is reported after the port's close, or 2 s after the task, whichever first.
+    const closed = new Promise<void>((resolve) => port.once('close', () => resolve()));
+    const settled: Promise<WorkerExit> = task.then(
       (outcome) => ({ code: outcome === 'done' ? 0 : 1, signal: null }),
       (err: unknown) => ({ code: null, signal: abort.signal.aborted ? 'terminated' : toError(err).message }),
     );
+    this.exited = settled.then(async (exit) => {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([closed, new Promise<void>((resolve) => { timer = setTimeout(resolve, 2000); })]);
+      clearTimeout(timer);
+      return exit;
+    });
     port.on('message', (raw: unknown) => {
       const parsed = WorkerMessageSchema.safeParse(raw);
       const message: WorkerMessage = parsed.success ? parsed.data : { type: 'failed', message: `thread ${rang} sent a malformed message` };
