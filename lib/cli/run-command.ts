@@ -63,37 +63,37 @@ export async function runCommand(flags: RunFlags, command: string, io: Io, signa
   let result;
   try {
     result = await runArms({
-    passes,
-    warmup,
-    settleSeconds,
-    voices: flags.voice,
-    streams,
-    threads,
-    affinity,
-    isolation,
-    textFile: flags['text-file'],
-    outDir: flags['out-dir'],
-    voicesDir: flags['voices-dir'],
-    command,
-    resume: flags.resume,
-    fault,
-    timeouts: barrierSeconds === undefined ? undefined : { barrierMs: barrierSeconds * 1000 },
-    signal,
-    onProgress: (e) => {
-      if (e.kind === 'voices') {
-        for (const v of e.voices) {
-          say(v.synthetic ? `voice ${v.name}: SYNTHETIC stand-in${v.standsInFor ? ` for ${v.standsInFor} (not installed in --voices-dir)` : ''}` : `voice ${v.name}: real Piper voice`);
+      passes,
+      warmup,
+      settleSeconds,
+      voices: flags.voice,
+      streams,
+      threads,
+      affinity,
+      isolation,
+      textFile: flags['text-file'],
+      outDir: flags['out-dir'],
+      voicesDir: flags['voices-dir'],
+      command,
+      resume: flags.resume,
+      fault,
+      timeouts: barrierSeconds === undefined ? undefined : { barrierMs: barrierSeconds * 1000 },
+      signal,
+      onProgress: (e) => {
+        if (e.kind === 'voices') {
+          for (const v of e.voices) {
+            say(v.synthetic ? `voice ${v.name}: SYNTHETIC stand-in${v.standsInFor ? ` for ${v.standsInFor} (not installed in --voices-dir)` : ''}` : `voice ${v.name}: real Piper voice`);
+          }
+        } else if (e.kind === 'start') {
+          for (const l of headerLines(e.header)) say(l);
+          const w = e.header.machine_detail.attente;
+          if (w && w.attendu_s > 0) say(`waited ${w.attendu_s} s for the machine to settle (${w.calme ? 'calm' : 'still busy'}: 1-minute load ${w.vu.at(-1)?.charge_1min.toFixed(2)}, other programs ${((w.vu.at(-1)?.autre_cpu_coeurs ?? 0) * 100).toFixed(0)}% of a core)`);
+        } else if (e.kind === 'arm-end') {
+          say(paint(armLine(e.arm)));
         }
-      } else if (e.kind === 'start') {
-        for (const l of headerLines(e.header)) say(l);
-        const w = e.header.machine_detail.attente;
-        if (w && w.attendu_s > 0) say(`waited ${w.attendu_s} s for the machine to settle (${w.calme ? 'calm' : 'still busy'}: 1-minute load ${w.vu.at(-1)?.charge_1min.toFixed(2)}, other programs ${((w.vu.at(-1)?.autre_cpu_coeurs ?? 0) * 100).toFixed(0)}% of a core)`);
-      } else if (e.kind === 'arm-end') {
-        say(paint(armLine(e.arm)));
-      }
-      progress?.handle(e);
-    },
-  });
+        progress?.handle(e);
+      },
+    });
   } finally {
     progress?.clear();
   }

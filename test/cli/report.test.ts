@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { ArchiveSchema } from '../../lib/archive/schema.js';
@@ -79,5 +79,20 @@ describe('reports from the command line', () => {
       assert.match(r.stderr, pattern);
       assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
     }
+  });
+
+  // util-linux script gives the command a real terminal.
+  it('on a terminal: a live progress line redrawn in place, OK in colour, and no colour with NO_COLOR', { skip: existsSync('/usr/bin/script') ? false : 'no util-linux script' }, () => {
+    const command = [process.execPath, BIN, ...quick, textFile, '--out-dir', path.join(out, 'tty'), '--voices-dir', sharedVoicesDir(), '--no-report'].map((a) => `'${a}'`).join(' ');
+    const onTty = (env: NodeJS.ProcessEnv) => spawnSync('script', ['-qec', command, '/dev/null'], { encoding: 'utf8', timeout: 300_000, env: { ...process.env, ...env } });
+    const colour = onTty({ NO_COLOR: '' });
+    assert.ok(colour.status === 0 || colour.status === 3, colour.stdout);
+    assert.ok(colour.stdout.includes('\r\x1b[2Karm 1/1, loading; elapsed 0 s, time left not known yet'), colour.stdout);
+    assert.match(colour.stdout, /\r\x1b\[2Karm 1\/1, pass 1\/1; elapsed \d+ s, about 0 s left/);
+    if (colour.status === 0) assert.ok(colour.stdout.includes('\x1b[32mOK\x1b[0m'), colour.stdout);
+    const plain = onTty({ NO_COLOR: '1' });
+    assert.ok(plain.status === 0 || plain.status === 3, plain.stdout);
+    assert.ok(plain.stdout.includes('\x1b[2Karm 1/1'), 'the live line stays');
+    assert.doesNotMatch(plain.stdout, /\x1b\[3[12]m/);
   });
 });
