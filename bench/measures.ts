@@ -1,8 +1,10 @@
 /** Each bench figure, measured on its own. */
+import { execFile } from 'node:child_process';
 import { rmSync, readFileSync, mkdtempSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import * as ort from 'onnxruntime-node';
 import { median } from '../lib/measure/stats.js';
@@ -149,8 +151,6 @@ const STAGES = fileURLToPath(new URL('./rss-stages.js', import.meta.url));
 
 /** A stream's memory stage by stage, measured in a fresh process (see rss-stages.ts). */
 export async function rssStages(voice: string, voicesDir: string): Promise<RssStages> {
-  const { execFile } = await import('node:child_process');
-  const { promisify } = await import('node:util');
   const { stdout } = await promisify(execFile)(process.execPath, [STAGES, voice, voicesDir], { timeout: 300_000 });
   return JSON.parse(stdout) as RssStages;
 }

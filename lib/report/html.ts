@@ -1,8 +1,7 @@
 import type { Archive, ArmRecord } from '../archive/schema.js';
 import { archiveCharts } from './charts.js';
-import { P95_MIN_PASSES } from './markdown.js';
 import { renderSvg } from './svg.js';
-import { ARM_COLUMNS, armCells, num } from './cells.js';
+import { ARM_COLUMNS, armCells, caveats, failures, runFacts, syntheticVoices } from './content.js';
 import { armVoiceLabel } from './table.js';
 
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -22,19 +21,11 @@ figure{margin:1.5rem 0}figcaption{font-size:.9rem;color:#333}`;
  * is an SVG rendered here by Vega, inlined.
  */
 export async function renderHtml(a: Archive): Promise<string> {
-  const synthetic = a.voix.filter((v) => v.synthetique);
-  const d = a.machine_detail;
+  const synthetic = syntheticVoices(a);
   const body: string[] = [`<h1>piper-parallel run of ${esc(a.date_utc)}</h1>`];
-  if (synthetic.length > 0) body.push(`<p class="banner"><strong>SYNTHETIC voices</strong> (${esc(synthetic.map((v) => v.nom).join(', '))}): random weights in a Piper-medium-shaped graph. Their figures measure compute and contention, not speech.</p>`);
+  if (synthetic.length > 0) body.push(`<p class="banner"><strong>SYNTHETIC voices</strong> (${esc(synthetic.join(', '))}): random weights in a Piper-medium-shaped graph. Their figures measure compute and contention, not speech.</p>`);
   if (!a.controle_tenu) body.push('<p class="banner failed">A control failed: nothing from this run may be published.</p>');
-  body.push('<ul>', ...[
-    `machine: ${d.cpu}, ${a.coeurs} cores usable, ${num(d.memoire_octets / 2 ** 30, 1)} GiB, ${d.systeme ?? d.plateforme}`,
-    `software: piper-parallel ${a.version_outil}, onnxruntime ${a.version_onnxruntime}, Node ${a.version_node}`,
-    `text: ${a.protocole.source_du_texte}, ${a.protocole.texte.phrases} lines, ${a.protocole.texte.caracteres} characters`,
-    `passes: ${a.protocole.passes_par_bras} timed per arm after ${a.protocole.passes_echauffement} warm-up`,
-    `voices: ${a.voix.map((v) => `${v.nom} (${v.synthetique ? 'SYNTHETIC' : 'real Piper voice'}, ${v.frequence_hz} Hz)`).join(', ')}`,
-    `command: ${a.protocole.commande}`,
-  ].map((l) => `<li>${esc(l)}</li>`), '</ul>');
+  body.push('<ul>', ...runFacts(a).map((f) => `<li>${esc(`${f.label}: ${f.text}`)}${f.code === undefined ? '' : `<code>${esc(f.code)}</code>`}</li>`), '</ul>');
   for (const voice of [...new Set(a.bras.map((b) => b.voix))]) {
     const arms = a.bras.filter((b) => b.voix === voice);
     body.push(`<h2>${esc(arms[0] ? armVoiceLabel(arms[0]) : voice)}</h2>`);
@@ -43,11 +34,9 @@ export async function renderHtml(a: Archive): Promise<string> {
   }
   body.push('<h2>Verdict</h2>', ...a.verdict.phrases.map((p) => `<p>${esc(p)}</p>`));
   if (a.verdict.passage_a_l_echelle.length > 0) body.push('<ul>', ...a.verdict.passage_a_l_echelle.map((s) => `<li>scaling: ${esc(s)}</li>`), '</ul>');
-  const caveats = [
-    ...(synthetic.length > 0 ? ['Synthetic voices cost what a Piper medium voice costs, but they are not speech.'] : []),
-    ...(a.protocole.passes_par_bras < P95_MIN_PASSES ? [`With fewer than ${P95_MIN_PASSES} passes, each p95 is the largest value seen.`] : []),
-  ];
-  if (caveats.length > 0) body.push('<h2>Caveats</h2><ul>', ...caveats.map((c) => `<li>${esc(c)}</li>`), '</ul>');
+  const failed = failures(a);
+  body.push('<h2>Failed controls</h2>', failed.length === 0 ? '<p>None: every control held in every arm.</p>' : `<ul>${failed.map((f) => `<li>${esc(`${f.arm}: `)}${f.control === undefined ? '' : `<code>${esc(f.control)}</code> `}${esc(f.text)}</li>`).join('')}</ul>`);
+  body.push('<h2>Caveats</h2><ul>', ...caveats(a).map((c) => `<li>${esc(c)}</li>`), '</ul>');
   body.push('<h2>Charts</h2>');
   for (const chart of archiveCharts(a)) {
     const svg = await renderSvg(chart.spec);

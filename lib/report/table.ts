@@ -1,6 +1,5 @@
 import type { Archive, ArmRecord } from '../archive/schema.js';
-
-const fmt = (x: number | null | undefined, digits = 2): string => (x === null || x === undefined || !Number.isFinite(x) ? '-' : x.toFixed(digits));
+import { num as fmt } from './format.js';
 
 /** The voice as a reader must see it: synthetic voices are named so. */
 export function armVoiceLabel(arm: Pick<ArmRecord, 'voix' | 'voix_synthetique'>): string {
