@@ -8,6 +8,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ensureSyntheticVoice, syntheticSpec } from '../lib/voice/synthetic/build.js';
+import type { Archive } from '../lib/archive/schema.js';
+import { throughputFellBeyond } from './helpers/archive.js';
 import { ROOT, sharedVoicesDir, tempDir } from './helpers/paths.js';
 
 /**
@@ -51,6 +53,16 @@ function newestArchive(): { controle_tenu: boolean } | undefined {
   const files = existsSync(dir) ? readdirSync(dir).filter((f) => /^piper-parallel-.*\.json$/.test(f)).sort() : [];
   const last = files.at(-1);
   return last ? (JSON.parse(readFileSync(path.join(dir, last), 'utf8')) as { controle_tenu: boolean }) : undefined;
+}
+
+/** The two archives a `compare` printed as A: and B:, as files of the sandbox. */
+function comparedArchives(stdout: string): [Archive, Archive] {
+  const read = (label: string): Archive => {
+    const m = new RegExp(`^${label}: (.+)$`, 'm').exec(stdout);
+    assert.ok(m?.[1], `compare did not print ${label}:`);
+    return JSON.parse(readFileSync(path.resolve(sandbox, m[1]), 'utf8')) as Archive;
+  };
+  return [read('A'), read('B')];
 }
 
 before(async () => {
@@ -100,7 +112,12 @@ describe('README', () => {
       process.stdout.write(`# ${((performance.now() - started) / 1000).toFixed(1)} s, exit ${r.status}: ${command}\n`);
       const measures = /^npx piper-parallel \d/.test(command);
       const gate = /controle_tenu \? 0 : 1/.test(command);
-      if (measures && r.status === 3) {
+      const compares = /^npx piper-parallel compare /.test(command);
+      if (compares && (r.status === 0 || r.status === 4)) {
+        // Two runs in a row on this shared machine can differ by 10%: exit 4 is then the right answer.
+        const tolerance = Number(/--tolerance (\d+(?:\.\d+)?)/.exec(command)?.[1] ?? 5);
+        assert.equal(r.status, throughputFellBeyond(...comparedArchives(r.stdout), tolerance) ? 4 : 0, `${command}: the exit must follow the archives\n${r.stdout}`);
+      } else if (measures && r.status === 3) {
         // Exit 3 is the tool working: a control failed on this shared machine, and the archive says so.
         assert.equal(newestArchive()?.controle_tenu, false, `${command}: exit 3 without a failed control`);
       } else if (gate) {

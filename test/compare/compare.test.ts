@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import type { Archive } from '../../lib/archive/schema.js';
 import { compareArchives } from '../../lib/compare/compare.js';
 import { readComparable } from '../../lib/compare/read.js';
 import { runArms } from '../../lib/run/run-arms.js';
+import { throughputFellBeyond } from '../helpers/archive.js';
 import { BIN, sharedVoicesDir, tempDir } from '../helpers/paths.js';
 
 const dir = tempDir('compare');
@@ -144,6 +145,11 @@ describe('compare', () => {
     const slow = run([a, variant('cl', (x) => { steady(x); scale(x, 0.7); }), '--tolerance', '10']);
     assert.equal(slow.status, 4);
     assert.match(slow.stdout, /REGRESSION/);
+    // The README test judges compare's exit by this recomputation: it must agree here.
+    const read = (f: string): Archive => JSON.parse(readFileSync(f, 'utf8')) as Archive;
+    assert.equal(throughputFellBeyond(read(a), read(path.join(dir, 'cl.json')), 10), true);
+    assert.equal(throughputFellBeyond(read(a), read(path.join(dir, 'cs.json')), 5), false);
+    assert.equal(throughputFellBeyond(read(a), read(variant('cn', (x) => { steady(x); scale(x, 0.7); for (const b of x.bras) b.dispersion_relative = 0.2; })), 10), false);
     const json = run([a, variant('cj', steady), '--json']);
     assert.equal((JSON.parse(json.stdout) as { regression: boolean }).regression, false);
     const refused = run([a, variant('cm', (x) => { x.machine_detail.coeurs_logiques = 64; })]);

@@ -53,3 +53,26 @@ export function expectedMarks(a: Archive): Map<string, number> {
   });
   return out;
 }
+
+/**
+ * Recomputed from two archives' own figures, not from compare's verdicts: is there an arm, its
+ * controls held and its own spread within the tolerance in both runs, whose aggregate or
+ * per-stream median throughput fell by more than the tolerance? compare must exit 4 exactly then.
+ */
+export function throughputFellBeyond(a: Archive, b: Archive, tolerancePercent: number): boolean {
+  type Arm = Archive['bras'][number];
+  const key = (x: Arm): string => [x.voix, x.flux_simultanes, x.fils_par_flux, x.affinite_demandee, x.isolation].join(' ');
+  const mid = (xs: number[]): number => {
+    const s = [...xs].sort((p, q) => p - q);
+    const h = s.length >> 1;
+    return s.length % 2 === 1 ? s[h]! : (s[h - 1]! + s[h]!) / 2;
+  };
+  const perStream = (x: Arm): number | null => (x.debit_par_flux_mediane.some((v) => v === null) ? null : mid(x.debit_par_flux_mediane as number[]));
+  const steady = (x: Arm): boolean => (x.dispersion_relative ?? 0) * 100 <= tolerancePercent;
+  const fell = (va: number | null, vb: number | null): boolean => va !== null && vb !== null && va > 0 && ((vb - va) / va) * 100 < -tolerancePercent;
+  return a.bras.some((x) => {
+    const y = b.bras.find((z) => key(z) === key(x));
+    if (!y || !x.controle_tenu || !y.controle_tenu || !steady(x) || !steady(y)) return false;
+    return fell(x.debit_agrege_passe_mediane, y.debit_agrege_passe_mediane) || fell(perStream(x), perStream(y));
+  });
+}
