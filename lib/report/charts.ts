@@ -18,9 +18,9 @@ const WIDTH = 520;
 
 /** Aggregate throughput per arm with its interval, and each stream's median beside it. */
 function throughputChart(voice: string, arms: ArmRecord[]): ChartSpec {
-  const aggregate = arms.filter((a) => a.debit_agrege_mediane !== null).map((a) => ({
+  const aggregate = arms.filter((a) => a.debit_agrege_passe_mediane !== null).map((a) => ({
     arm: armKey(a),
-    aggregate: a.debit_agrege_mediane,
+    aggregate: a.debit_agrege_passe_mediane,
     low: a.debit_agrege_ic95?.[0] ?? null,
     high: a.debit_agrege_ic95?.[1] ?? null,
   }));
@@ -82,11 +82,11 @@ function skewChart(voice: string, arms: ArmRecord[]): ChartSpec | undefined {
 /** Aggregate against K for each layout, beside the ideal min(K, cores) x single stream. */
 function scalingChart(voice: string, arms: ArmRecord[], cores: number): ChartSpec | undefined {
   if (new Set(arms.map((a) => a.flux_simultanes)).size < 2) return undefined;
-  const single = arms.find((a) => a.flux_simultanes === 1 && a.fils_par_flux === 1 && a.debit_agrege_mediane !== null);
+  const single = arms.find((a) => a.flux_simultanes === 1 && a.fils_par_flux === 1 && a.debit_agrege_passe_mediane !== null);
   const layout = (a: ArmRecord): string => `T=${a.fils_par_flux} ${a.affinite_demandee ? 'pinned' : 'free'} ${a.isolation}`;
-  const values = arms.filter((a) => a.debit_agrege_mediane !== null).map((a) => ({ k: a.flux_simultanes, aggregate: a.debit_agrege_mediane, layout: layout(a) }));
+  const values = arms.filter((a) => a.debit_agrege_passe_mediane !== null).map((a) => ({ k: a.flux_simultanes, aggregate: a.debit_agrege_passe_mediane, layout: layout(a) }));
   const ks = [...new Set(arms.map((a) => a.flux_simultanes))].sort((p, q) => p - q);
-  const ideal = single?.debit_agrege_mediane ? ks.map((k) => ({ k, ideal: Math.min(k, cores) * (single.debit_agrege_mediane ?? 0) })) : [];
+  const ideal = single?.debit_agrege_passe_mediane ? ks.map((k) => ({ k, ideal: Math.min(k, cores) * (single.debit_agrege_passe_mediane ?? 0) })) : [];
   return {
     id: `scaling-${slug(voice)}`,
     title: `${voice}: aggregate throughput against K (dots), ideal min(K, cores) x one stream (dashed)`,

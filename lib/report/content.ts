@@ -20,7 +20,7 @@ export function armCells(arm: ArmRecord): { cells: string[]; held: boolean } {
       arm.affinite_demandee ? 'one core each' : 'free',
       arm.isolation,
       arm.debit_par_flux_mediane.map((v) => `x${num(v)}`).join(' '),
-      `x${num(arm.debit_agrege_mediane)}${interval}`,
+      `x${num(arm.debit_agrege_passe_mediane)}${interval}`,
       `${num(arm.cpu_somme_medianes, 0)}%`,
       arm.affinites_vues.map((s) => `[${s.join(',')}]`).join(' '),
       verdict + (arm.bruyant ? ` NOISY (spread ${num((arm.dispersion_relative ?? 0) * 100, 0)}% of median)` : ''),

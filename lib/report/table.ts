@@ -25,7 +25,7 @@ export function armLine(arm: ArmRecord): string {
     (arm.affinite_demandee ? 'pinned' : 'free').padEnd(6),
     arm.isolation.padEnd(7),
     `per stream ${perStream}`.padEnd(28),
-    `aggregate x${fmt(arm.debit_agrege_mediane)} ${arm.debit_agrege_ic95 ? `[${fmt(arm.debit_agrege_ic95[0], 1)}, ${fmt(arm.debit_agrege_ic95[1], 1)}]` : ''}`.padEnd(30),
+    `aggregate x${fmt(arm.debit_agrege_passe_mediane)} ${arm.debit_agrege_ic95 ? `[${fmt(arm.debit_agrege_ic95[0], 1)}, ${fmt(arm.debit_agrege_ic95[1], 1)}]` : ''}`.padEnd(30),
     `CPU ${fmt(arm.cpu_somme_medianes, 0)}%`.padEnd(9),
     `cores ${cores}`.padEnd(16),
     `${armVerdict(arm)}${arm.bruyant ? ` NOISY (spread ${fmt((arm.dispersion_relative ?? 0) * 100, 0)}% of median)` : ''}`,

@@ -41,11 +41,11 @@ export function expectedMarks(a: Archive): Map<string, number> {
   const voice = 'synthetic-siwis-medium';
   const arms = a.bras;
   out.set(`throughput-${voice}`,
-    arms.filter((b) => b.debit_agrege_mediane !== null).length
+    arms.filter((b) => b.debit_agrege_passe_mediane !== null).length
     + arms.filter((b) => b.debit_agrege_ic95 !== null).length
     + arms.reduce((n, b) => n + b.debit_par_flux_mediane.filter((v) => v !== null).length, 0));
   // The ideal line is one mark; one dot per arm.
-  out.set(`scaling-${voice}`, 1 + arms.filter((b) => b.debit_agrege_mediane !== null).length);
+  out.set(`scaling-${voice}`, 1 + arms.filter((b) => b.debit_agrege_passe_mediane !== null).length);
   out.set(`skew-${voice}`, arms.filter((b) => b.flux_simultanes >= 2).reduce((n, b) => n + b.synchro.filter((s) => !s.echauffement).length, 0));
   arms.forEach((b, i) => {
     const limits = b.controles.filter((c) => c.name === 'cpu_max' || c.name === 'cpu_sum').length;

@@ -37,7 +37,7 @@ describe('Markdown report', () => {
     assert.equal(rows.length, a.bras.length);
     for (const [i, b] of a.bras.entries()) {
       const row = rows[i] ?? '';
-      assert.ok(row.includes(`x${b.debit_agrege_mediane?.toFixed(2)}`), row);
+      assert.ok(row.includes(`x${b.debit_agrege_passe_mediane?.toFixed(2)}`), row);
       assert.ok(row.includes(b.affinite_demandee ? 'one core each' : 'free'), row);
       assert.ok(row.endsWith('OK |') || row.includes('NOISY'), row);
     }

@@ -93,6 +93,14 @@ describe('verdict', () => {
     const a = { ...arm({ k: 1, t: 1, pin: false, agg: 10, ci: [9, 11], per: [10] }), bruyant: true, dispersion_relative: 0.17 };
     assert.match(armLine(a), /OK NOISY \(spread 17% of median\)/);
   });
+
+  it('the table and the verdict quote the same aggregate: the median of the per-pass sums, not the sum of the stream medians', () => {
+    const single = arm({ k: 1, t: 1, pin: false, agg: 4.6, ci: [4.6, 4.7], per: [4.6] });
+    const pinned = { ...arm({ k: 2, t: 1, pin: true, agg: 9.6, ci: [9.2, 9.7], per: [4.62, 4.58] }), debit_agrege_mediane: 9.2 };
+    assert.match(armLine(pinned), /aggregate x9\.60 \[9\.2, 9\.7\]/);
+    const v = buildVerdict([single, pinned], 2);
+    assert.ok(v.phrases.some((p) => p.includes('pinned: x9.6 aggregate [9.2, 9.7]')), v.phrases.join('\n'));
+  });
 });
 
 describe('verdict, the deployment question', () => {
