@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Archive } from '../../lib/archive/schema.js';
+import { median } from '../../lib/measure/stats.js';
 import { runArms } from '../../lib/run/run-arms.js';
 import { sharedVoicesDir, tempDir } from './paths.js';
 
@@ -62,12 +63,7 @@ export function expectedMarks(a: Archive): Map<string, number> {
 export function throughputFellBeyond(a: Archive, b: Archive, tolerancePercent: number): boolean {
   type Arm = Archive['bras'][number];
   const key = (x: Arm): string => [x.voix, x.flux_simultanes, x.fils_par_flux, x.affinite_demandee, x.isolation].join(' ');
-  const mid = (xs: number[]): number => {
-    const s = [...xs].sort((p, q) => p - q);
-    const h = s.length >> 1;
-    return s.length % 2 === 1 ? s[h]! : (s[h - 1]! + s[h]!) / 2;
-  };
-  const perStream = (x: Arm): number | null => (x.debit_par_flux_mediane.some((v) => v === null) ? null : mid(x.debit_par_flux_mediane as number[]));
+  const perStream = (x: Arm): number | null => (x.debit_par_flux_mediane.some((v) => v === null) ? null : median(x.debit_par_flux_mediane as number[]));
   const steady = (x: Arm): boolean => (x.dispersion_relative ?? 0) * 100 <= tolerancePercent;
   const fell = (va: number | null, vb: number | null): boolean => va !== null && vb !== null && va > 0 && ((vb - va) / va) * 100 < -tolerancePercent;
   return a.bras.some((x) => {
