@@ -1,3 +1,4 @@
+import { num } from '../report/format.js';
 import { toComparable, type ComparableArm, type ComparableRun } from './read.js';
 
 export type MetricVerdict = 'FASTER' | 'SLOWER' | 'HIGHER' | 'LOWER' | 'SAME' | 'NOISY' | 'INCOMPARABLE' | 'CONTROLS FAILED' | 'ONLY IN A' | 'ONLY IN B';
@@ -113,8 +114,6 @@ export function compareArchives(first: ComparableRun | unknown, second: Comparab
   return result;
 }
 
-const fmt = (v: number | null): string => (v === null ? '-' : v.toFixed(2));
-
 /** The comparison as a Markdown table. */
 export function comparisonMarkdown(c: Comparison): string {
   const lines = [`# piper-parallel compare`, '', `A: ${c.a}`, `B: ${c.b}`, `tolerance: ${c.tolerancePercent}%`];
@@ -123,7 +122,7 @@ export function comparisonMarkdown(c: Comparison): string {
   if (c.workloadDiffers.length > 0) lines.push(`workload differs: ${c.workloadDiffers.join('; ')}`);
   lines.push('', '| arm | metric | A | B | change | verdict | why |', '| --- | --- | --- | --- | --- | --- | --- |');
   for (const r of c.rows) {
-    lines.push(`| ${r.arm} | ${r.metric} | ${fmt(r.a)} | ${fmt(r.b)} | ${r.changePercent === null ? '-' : `${r.changePercent > 0 ? '+' : ''}${r.changePercent.toFixed(1)}%`} | ${r.verdict} | ${r.why} |`);
+    lines.push(`| ${r.arm} | ${r.metric} | ${num(r.a)} | ${num(r.b)} | ${r.changePercent === null ? '-' : `${r.changePercent > 0 ? '+' : ''}${r.changePercent.toFixed(1)}%`} | ${r.verdict} | ${r.why} |`);
   }
   const arms = [...new Set(c.rows.map((r) => r.arm))];
   const counted = arms.filter((a) => c.rows.some((r) => r.arm === a && ['FASTER', 'SLOWER', 'SAME', 'HIGHER', 'LOWER'].includes(r.verdict)));

@@ -16,7 +16,6 @@ export interface VoiceInfo {
   synthetic: boolean;
 }
 
-
 /** Voice names installed in `voicesDir` (an .onnx beside its .onnx.json). */
 export async function installedVoiceNames(voicesDir: string): Promise<string[]> {
   let entries: string[];
