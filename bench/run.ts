@@ -80,6 +80,7 @@ async function main(): Promise<void> {
   for (const b of a.bras.filter((x) => x.fils_par_flux === 1)) {
     for (const e of b.enfants) {
       for (const p of e.passes) {
+        if (p.cpu_pourcent === null) continue;
         const cpu = (p.cpu_pourcent / 100) * p.temps_calcul_s;
         outside.push(Math.max(0, cpu - p.inference_s) / cpu);
       }

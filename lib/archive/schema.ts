@@ -4,7 +4,7 @@ import { z } from 'zod';
  * The archive: the single definition. Keys of the original Python script stay in French so its
  * archives stay readable; what this tool adds sits beside them.
  */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /** A derived figure: null where nothing was measured (a failed arm), never NaN. */
 const figure = z.number().nullable();
@@ -14,9 +14,11 @@ export const PassSchema = z.object({
   passe: z.number().int().nonnegative(),
   temps_calcul_s: z.number(),
   audio_s: z.number(),
-  ratio: z.number(),
-  rtf: z.number(),
-  cpu_pourcent: z.number(),
+  /** null where the pass measured no compute or no audio (the arm then fails, saying why). */
+  ratio: figure,
+  rtf: figure,
+  /** null where the stream's CPU could not be read: unknown, not 0%. */
+  cpu_pourcent: figure,
   /** Seconds inside session.run, the rest of temps_calcul_s being conversion and bookkeeping. */
   inference_s: z.number(),
   /** Start and end on the system monotonic clock, ms. */
@@ -60,7 +62,8 @@ export const ChildSchema = z.object({
 export const ControlSchema = z.object({
   name: z.enum(['cpu_max', 'cpu_sum', 'affinity', 'start_skew', 'outside_load']),
   threshold: z.number(),
-  measured: z.number(),
+  /** null: the figure could not be read, and the control does not hold. */
+  measured: figure,
   unit: z.string(),
   held: z.boolean(),
   message: z.string(),
@@ -74,6 +77,9 @@ export const SyncSchema = z.object({
   fins_ms: z.array(z.number()),
   skew_ms: z.number(),
   retard_ms: z.number(),
+  /** Audio every stream produced in this pass, and the pass's span: first start to last end. */
+  audio_total_s: z.number(),
+  etendue_s: z.number(),
 });
 
 export const ArmSchema = z.object({
@@ -92,15 +98,22 @@ export const ArmSchema = z.object({
   enfants: z.array(ChildSchema),
   synchro: z.array(SyncSchema),
   debit_par_flux_mediane: z.array(figure),
+  /** The original script's figure: the sum of the streams' median throughputs. */
   debit_agrege_mediane: figure,
-  /** Per timed pass, the sum over streams of that same pass's throughput (passes start together). */
+  /**
+   * Per timed pass, the speech the machine produced: every stream's audio over the pass's span
+   * (first start to last end). Never more than the cores can do, unlike a sum of stream ratios.
+   */
   debit_agrege_par_passe: z.array(z.number()),
   debit_agrege_passe_mediane: figure,
-  /** 95% bootstrap interval (seeded) of the median of debit_agrege_par_passe. */
+  /**
+   * Distribution-free 95% interval of the median of debit_agrege_par_passe (order statistics);
+   * null below the passes at which one exists (MIN_PASSES_TO_DECIDE, 6).
+   */
   debit_agrege_ic95: z.tuple([z.number(), z.number()]).nullable(),
-  /** Interquartile range of debit_agrege_par_passe over its median. */
+  /** Interquartile range of debit_agrege_par_passe over its median; null with too few passes to tell. */
   dispersion_relative: figure,
-  /** dispersion_relative > 10%. */
+  /** dispersion_relative > 10%, or unknown (too few passes). */
   bruyant: z.boolean(),
   cpu_somme_medianes: figure,
   controles: z.array(ControlSchema),

@@ -1,8 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { access, link, mkdir, open, rm } from 'node:fs/promises';
+import { access, link, mkdir, open, rm, type FileHandle } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import path from 'node:path';
 import { PiperParallelError } from '../errors.js';
+
+/** How an archive's temporary file is opened; the fault suite injects one whose writes fail. */
+export interface ArchiveFiles {
+  open(file: string, flags: 'wx'): Promise<Pick<FileHandle, 'writeFile' | 'sync' | 'close'>>;
+}
 
 const pad = (n: number): string => String(n).padStart(2, '0');
 
@@ -16,11 +21,11 @@ export function archiveBaseName(date: Date, prefix = 'piper-parallel'): string {
  * temporary file first, then published with link(2), which fails if the name exists: two writers in
  * the same second never overwrite each other, and an interruption never leaves half an archive.
  */
-export async function writeExclusive(dir: string, base: string, text: string, extension = '.json'): Promise<string> {
+export async function writeExclusive(dir: string, base: string, text: string, extension = '.json', files: ArchiveFiles = { open }): Promise<string> {
   await mkdir(dir, { recursive: true });
   const tmp = path.join(dir, `.${base}.${randomUUID()}.tmp`);
   try {
-    const handle = await open(tmp, 'wx');
+    const handle = await files.open(tmp, 'wx');
     try {
       await handle.writeFile(text);
       await handle.sync();

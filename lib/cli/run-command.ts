@@ -4,7 +4,7 @@ import { colorEnabled, paintStatus, ProgressReporter } from '../report/progress.
 import { armLine, headerLines } from '../report/table.js';
 import { writeReports } from '../report/write.js';
 import type { AffinityChoice, IsolationChoice } from '../run/conditions.js';
-import { FAULTS, runArms, type Fault } from '../run/run-arms.js';
+import { runArms, type RunArmsOptions } from '../run/run-arms.js';
 import { parseChoice, parseList, parseWhole } from './parse.js';
 
 export interface RunFlags {
@@ -38,7 +38,7 @@ export interface Io {
 }
 
 /** The main job; returns the exit code. */
-export async function runCommand(flags: RunFlags, command: string, io: Io, signal: AbortSignal): Promise<number> {
+export async function runCommand(flags: RunFlags, command: string, io: Io, signal: AbortSignal, deps: Pick<RunArmsOptions, 'adapters'> = {}): Promise<number> {
   const passes = flags.passes === undefined ? undefined : parseWhole(flags.passes, 'passes', 1);
   const warmup = flags.warmup === undefined ? undefined : parseWhole(flags.warmup, '--warmup', 0);
   const settleSeconds = flags.settle === undefined ? undefined : parseWhole(flags.settle, '--settle', 0);
@@ -47,8 +47,6 @@ export async function runCommand(flags: RunFlags, command: string, io: Io, signa
   const affinity = flags.affinity === undefined ? undefined : parseChoice<AffinityChoice>(flags.affinity, '--affinity', ['on', 'off', 'both']);
   const isolation = flags.isolation === undefined ? undefined : parseChoice<IsolationChoice>(flags.isolation, '--isolation', ['process', 'thread', 'both']);
   const barrierSeconds = flags['barrier-timeout'] === undefined ? undefined : parseWhole(flags['barrier-timeout'], '--barrier-timeout', 1);
-  // Test hook of the fault-injection suite (test/faults/); not for normal use.
-  const fault = process.env.PIPER_PARALLEL_FAULT === undefined ? undefined : parseChoice<Fault>(process.env.PIPER_PARALLEL_FAULT, 'PIPER_PARALLEL_FAULT', FAULTS);
   // Human output goes to stderr with --json so stdout carries only the archive.
   const toErr = flags.json === true;
   const paint = colorEnabled({ isTTY: toErr ? io.errTty : io.outTty }, io.env) ? paintStatus : (l: string) => l;
@@ -76,7 +74,7 @@ export async function runCommand(flags: RunFlags, command: string, io: Io, signa
       voicesDir: flags['voices-dir'],
       command,
       resume: flags.resume,
-      fault,
+      adapters: deps.adapters,
       timeouts: barrierSeconds === undefined ? undefined : { barrierMs: barrierSeconds * 1000 },
       signal,
       onProgress: (e) => {

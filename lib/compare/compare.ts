@@ -26,7 +26,11 @@ export interface Comparison {
   rows: MetricRow[];
   /** A throughput metric SLOWER beyond the tolerance, in an arm whose controls held in both runs. */
   regression: boolean;
+  /** Arms whose throughput was compared (FASTER, SLOWER or SAME); 0 means nothing could be, and says nothing of regressions. */
+  comparedArms: number;
 }
+
+const COUNTED: readonly MetricVerdict[] = ['FASTER', 'SLOWER', 'SAME'];
 
 export interface CompareOptions {
   tolerancePercent?: number;
@@ -48,10 +52,13 @@ function workloadDifferences(a: ComparableRun, b: ComparableRun): string[] {
 }
 
 const METRICS = [
-  { metric: 'aggregate', of: (x: ComparableArm) => x.aggregate, throughput: true },
-  { metric: 'per_stream', of: (x: ComparableArm) => x.perStream, throughput: true },
-  { metric: 'cpu_percent', of: (x: ComparableArm) => x.cpuPercent, throughput: false },
+  { metric: 'aggregate', of: (x: ComparableArm) => x.aggregate, throughput: true, meaning: (x: ComparableArm) => x.aggregateMeaning },
+  { metric: 'per_stream', of: (x: ComparableArm) => x.perStream, throughput: true, meaning: () => 'same' },
+  { metric: 'cpu_percent', of: (x: ComparableArm) => x.cpuPercent, throughput: false, meaning: () => 'same' },
 ] as const;
+
+const spreadText = (s: number | null): string => (s === null ? 'unknown (too few passes)' : `${(s * 100).toFixed(1)}%`);
+const tooSpread = (s: number | null, tol: number): boolean => s === null || s * 100 > tol;
 
 function isComparable(x: unknown): x is ComparableRun {
   return typeof x === 'object' && x !== null && 'arms' in x && 'tool' in x && 'workload' in x;
@@ -65,7 +72,7 @@ export function compareArchives(first: ComparableRun | unknown, second: Comparab
   const a = isComparable(first) ? first : toComparable(first, 'A');
   const b = isComparable(second) ? second : toComparable(second, 'B');
   const tol = options.tolerancePercent ?? 5;
-  const result: Comparison = { a: a.file, b: b.file, tolerancePercent: tol, refused: null, forced: [], workloadDiffers: [], rows: [], regression: false };
+  const result: Comparison = { a: a.file, b: b.file, tolerancePercent: tol, refused: null, forced: [], workloadDiffers: [], rows: [], regression: false, comparedArms: 0 };
   const obstacles: string[] = [];
   if (a.tool !== b.tool) obstacles.push(`different tools (A by ${a.tool}, B by ${b.tool})`);
   else if (a.machine !== b.machine) obstacles.push(`different machines (A: ${a.machine}; B: ${b.machine})`);
@@ -96,10 +103,12 @@ export function compareArchives(first: ComparableRun | unknown, second: Comparab
         result.rows.push(row('CONTROLS FAILED', `controls failed in ${!x.held && !y.held ? 'both runs' : !x.held ? 'A' : 'B'}; shown, not counted`));
       } else if (armWorkload.length > 0) {
         result.rows.push(row('INCOMPARABLE', armWorkload.join('; ')));
+      } else if (m.meaning(x) !== m.meaning(y)) {
+        result.rows.push(row('INCOMPARABLE', `the ${m.metric} means ${m.meaning(x)} in A and ${m.meaning(y)} in B`));
       } else if (change === null) {
         result.rows.push(row('INCOMPARABLE', 'a figure is missing'));
-      } else if (m.throughput && ((x.spread ?? 0) * 100 > tol || (y.spread ?? 0) * 100 > tol)) {
-        result.rows.push(row('NOISY', `own spread ${((x.spread ?? 0) * 100).toFixed(1)}% / ${((y.spread ?? 0) * 100).toFixed(1)}% is wider than the ${tol}% tolerance`));
+      } else if (m.throughput && (tooSpread(x.spread, tol) || tooSpread(y.spread, tol))) {
+        result.rows.push(row('NOISY', `own spread ${spreadText(x.spread)} / ${spreadText(y.spread)} is not within the ${tol}% tolerance`));
       } else if (Math.abs(change) <= tol) {
         result.rows.push(row('SAME', `within ${tol}%`));
       } else if (m.throughput) {
@@ -111,6 +120,7 @@ export function compareArchives(first: ComparableRun | unknown, second: Comparab
       }
     }
   }
+  result.comparedArms = new Set(result.rows.filter((r) => r.metric !== 'cpu_percent' && COUNTED.includes(r.verdict)).map((r) => r.arm)).size;
   return result;
 }
 
@@ -124,10 +134,13 @@ export function comparisonMarkdown(c: Comparison): string {
   for (const r of c.rows) {
     lines.push(`| ${r.arm} | ${r.metric} | ${num(r.a)} | ${num(r.b)} | ${r.changePercent === null ? '-' : `${r.changePercent > 0 ? '+' : ''}${r.changePercent.toFixed(1)}%`} | ${r.verdict} | ${r.why} |`);
   }
-  const arms = [...new Set(c.rows.map((r) => r.arm))];
-  const counted = arms.filter((a) => c.rows.some((r) => r.arm === a && ['FASTER', 'SLOWER', 'SAME', 'HIGHER', 'LOWER'].includes(r.verdict)));
-  const notCounted = arms.length - counted.length;
-  const scope = `${counted.length} of ${arms.length} arm(s) compared${notCounted > 0 ? `; ${notCounted} not counted (controls failed, incomparable, noisy or in one run only)` : ''}`;
+  const arms = new Set(c.rows.map((r) => r.arm)).size;
+  const notCounted = arms - c.comparedArms;
+  const scope = `${c.comparedArms} of ${arms} arm(s) compared${notCounted > 0 ? `; ${notCounted} not counted (controls failed, incomparable, noisy or in one run only)` : ''}`;
+  if (c.comparedArms === 0) {
+    lines.push('', `NOTHING COMPARED: ${scope}; no conclusion, neither regression nor its absence`);
+    return lines.join('\n');
+  }
   lines.push('', c.regression ? `REGRESSION: a throughput fell by more than ${c.tolerancePercent}% (${scope})` : `no regression beyond ${c.tolerancePercent}% (${scope})`);
   return lines.join('\n');
 }

@@ -3,7 +3,14 @@ import { ArchiveSchema } from '../archive/schema.js';
 import { firstIssue, readJsonFile } from '../archive/read.js';
 import { PiperParallelError } from '../errors.js';
 import { machineFingerprint } from '../measure/machine.js';
-import { distribution, median } from '../measure/stats.js';
+import { distribution, median, MIN_PASSES_TO_DECIDE } from '../measure/stats.js';
+
+/**
+ * What an arm's aggregate means. `speech-over-span`: the audio every stream produced over the
+ * pass's span (schema 2, and recomputed for schema 1 from its passes' times). `sum-of-stream-medians`:
+ * the original script's sum of per-stream medians. Different meanings never compare.
+ */
+export type AggregateMeaning = 'speech-over-span' | 'sum-of-stream-medians';
 
 /** What the comparator needs of an arm, from either tool's archive. */
 export interface ComparableArm {
@@ -15,9 +22,10 @@ export interface ComparableArm {
   pinned: boolean;
   isolation: 'process' | 'thread';
   aggregate: number | null;
+  aggregateMeaning: AggregateMeaning;
   perStream: number | null;
   cpuPercent: number | null;
-  /** Interquartile range of the per-pass aggregates over their median. */
+  /** Interquartile range of the per-pass aggregates over their median; null with too few passes to tell. */
   spread: number | null;
   held: boolean;
 }
@@ -53,58 +61,74 @@ const PythonArchiveSchema = z.looseObject({
   controle_tenu: z.boolean(),
 });
 
+/** This tool's schema-1 archives: what compare needs, with every pass's times to recompute the aggregate. */
+const V1Pass = z.looseObject({ passe: z.number(), audio_s: z.number(), debut_ms: z.number(), fin_ms: z.number() });
+const V1ArchiveSchema = z.looseObject({
+  schema_version: z.literal(1),
+  machine_detail: z.looseObject({ architecture: z.string(), cpu: z.string(), coeurs_logiques: z.number(), memoire_octets: z.number(), coeurs_autorises: z.array(z.number()) }),
+  protocole: z.looseObject({ texte: z.looseObject({ sha256: z.string() }), passes_par_bras: z.number(), passes_echauffement: z.number(), session_onnxruntime: z.string().optional() }),
+  bras: z.array(
+    z.looseObject({
+      voix: z.string(),
+      voix_sha256: z.string(),
+      isolation: z.enum(['process', 'thread']),
+      flux_simultanes: z.number().int(),
+      fils_par_flux: z.number().int(),
+      affinite_demandee: z.boolean(),
+      enfants: z.array(z.looseObject({ passes: z.array(V1Pass) })),
+      debit_par_flux_mediane: z.array(z.number().nullable()),
+      cpu_somme_medianes: z.number().nullable(),
+      controle_tenu: z.boolean(),
+    }),
+  ),
+});
+
 export function armKey(a: Pick<ComparableArm, 'voice' | 'streams' | 'threads' | 'pinned' | 'isolation'>): string {
   return `${a.voice} K=${a.streams} T=${a.threads} ${a.pinned ? 'pinned' : 'free'} ${a.isolation}`;
 }
 
-function perPassSpread(children: Array<{ passes: Array<{ passe: number; ratio: number }> }>): number | null {
-  const passes = [...new Set(children.flatMap((c) => c.passes.map((p) => p.passe)))];
-  const sums = passes
-    .map((j) => children.map((c) => c.passes.find((p) => p.passe === j)?.ratio))
-    .filter((r): r is number[] => r.every((x) => x !== undefined))
-    .map((r) => r.reduce((a, b) => a + b, 0));
-  const m = sums.length > 0 ? median(sums) : 0;
-  const iqr = distribution(sums).iqr;
-  return m > 0 && iqr !== null ? iqr / m : null;
+/** Per-pass figures of passes every stream has; `of` turns one pass's streams into one figure. */
+function perPass<P extends { passe: number }>(children: Array<{ passes: P[] }>, of: (streams: P[]) => number): number[] {
+  const ids = [...new Set(children.flatMap((c) => c.passes.map((p) => p.passe)))];
+  return ids
+    .map((j) => children.map((c) => c.passes.find((p) => p.passe === j)))
+    .filter((r): r is P[] => r.every((x) => x !== undefined))
+    .map(of);
 }
+
+/** IQR over median, null with fewer passes than a decision needs. */
+function spreadOf(values: number[]): number | null {
+  const m = values.length > 0 ? median(values) : 0;
+  const iqr = distribution(values).iqr;
+  return values.length >= MIN_PASSES_TO_DECIDE && m > 0 && iqr !== null ? iqr / m : null;
+}
+
+const medianOf = (values: ReadonlyArray<number | null>): number | null => (values.length === 0 || values.some((x) => x === null) ? null : median(values as number[]));
 
 /** Read either tool's archive; a broken or foreign file is a one-line error naming it. */
 export async function readComparable(file: string): Promise<ComparableRun> {
   return toComparable(await readJsonFile(file), file);
 }
 
-/** An archive object of either tool (as parsed from JSON), made comparable; `label` names it in messages. */
-export function toComparable(value: unknown, label: string): ComparableRun {
-  const file = label;
-  const isOurs = typeof value === 'object' && value !== null && 'schema_version' in value;
-  if (isOurs) {
-    const parsed = ArchiveSchema.safeParse(value);
-    if (!parsed.success) throw new PiperParallelError('USAGE', `${file} is not a piper-parallel archive this version reads (${firstIssue(parsed.error)})`);
-    const a = parsed.data;
-    return {
-      file,
-      tool: 'piper-parallel',
-      machine: machineFingerprint(a.machine_detail),
-      workload: { text: a.protocole.texte.sha256, passes: a.protocole.passes_par_bras, warmup: a.protocole.passes_echauffement, session: a.protocole.session_onnxruntime ?? null },
-      arms: a.bras.map((b) => {
-        const arm: ComparableArm = {
-          key: '',
-          voice: b.voix,
-          voiceSha256: b.voix_sha256,
-          streams: b.flux_simultanes,
-          threads: b.fils_par_flux,
-          pinned: b.affinite_demandee,
-          isolation: b.isolation,
-          aggregate: b.debit_agrege_passe_mediane,
-          perStream: b.debit_par_flux_mediane.some((x) => x === null) ? null : median(b.debit_par_flux_mediane as number[]),
-          cpuPercent: b.cpu_somme_medianes,
-          spread: b.dispersion_relative,
-          held: b.controle_tenu,
-        };
-        return { ...arm, key: armKey(arm) };
-      }),
-    };
-  }
+function fromV1(value: unknown, file: string): ComparableRun {
+  const parsed = V1ArchiveSchema.safeParse(value);
+  if (!parsed.success) throw new PiperParallelError('USAGE', `${file} is a schema 1 piper-parallel archive this version cannot read (${firstIssue(parsed.error)})`);
+  const a = parsed.data;
+  return {
+    file,
+    tool: 'piper-parallel',
+    machine: machineFingerprint(a.machine_detail),
+    workload: { text: a.protocole.texte.sha256, passes: a.protocole.passes_par_bras, warmup: a.protocole.passes_echauffement, session: a.protocole.session_onnxruntime ?? null },
+    arms: a.bras.map((b) => {
+      // Schema 1 summed the streams' ratios; its passes' times give the speech over the span instead.
+      const speech = perPass(b.enfants, (s) => s.reduce((n, p) => n + p.audio_s, 0) / ((Math.max(...s.map((p) => p.fin_ms)) - Math.min(...s.map((p) => p.debut_ms))) / 1000));
+      const arm = { voice: b.voix, voiceSha256: b.voix_sha256, streams: b.flux_simultanes, threads: b.fils_par_flux, pinned: b.affinite_demandee, isolation: b.isolation };
+      return { ...arm, key: armKey(arm), aggregate: speech.length > 0 ? median(speech) : null, aggregateMeaning: 'speech-over-span' as const, perStream: medianOf(b.debit_par_flux_mediane), cpuPercent: b.cpu_somme_medianes, spread: spreadOf(speech), held: b.controle_tenu };
+    }),
+  };
+}
+
+function fromPython(value: unknown, file: string): ComparableRun {
   const parsed = PythonArchiveSchema.safeParse(value);
   if (!parsed.success) throw new PiperParallelError('USAGE', `${file} is neither a piper-parallel archive nor one of mesure_piper_parallele.py (${firstIssue(parsed.error)})`);
   const a = parsed.data;
@@ -116,22 +140,31 @@ export function toComparable(value: unknown, label: string): ComparableRun {
     // Its text has no checksum and it had no warm-up setting: unknown, not invented.
     workload: { text: null, passes: a.protocole.passes_par_bras, warmup: null, session: null },
     arms: a.bras.map((b) => {
-      const arm: ComparableArm = {
-        key: '',
-        voice: b.voix,
-        voiceSha256: null,
-        streams: b.flux_simultanes,
-        threads: b.fils_par_flux,
-        pinned: b.affinite_demandee,
-        // The script ran every stream as its own child process.
-        isolation: 'process',
-        aggregate: b.debit_agrege_mediane,
-        perStream: median(b.debit_par_flux_mediane),
-        cpuPercent: b.cpu_somme_medianes,
-        spread: perPassSpread(b.enfants),
-        held: b.controle_tenu,
-      };
-      return { ...arm, key: armKey(arm) };
+      // The script ran every stream as its own child process.
+      const arm = { voice: b.voix, voiceSha256: null, streams: b.flux_simultanes, threads: b.fils_par_flux, pinned: b.affinite_demandee, isolation: 'process' as const };
+      const sums = perPass(b.enfants, (s) => s.reduce((n, p) => n + p.ratio, 0));
+      return { ...arm, key: armKey(arm), aggregate: b.debit_agrege_mediane, aggregateMeaning: 'sum-of-stream-medians' as const, perStream: median(b.debit_par_flux_mediane), cpuPercent: b.cpu_somme_medianes, spread: spreadOf(sums), held: b.controle_tenu };
+    }),
+  };
+}
+
+/** An archive object of either tool (as parsed from JSON), made comparable; `label` names it in messages. */
+export function toComparable(value: unknown, label: string): ComparableRun {
+  const file = label;
+  const version = typeof value === 'object' && value !== null && 'schema_version' in value ? (value as { schema_version: unknown }).schema_version : undefined;
+  if (version === 1) return fromV1(value, file);
+  if (version === undefined) return fromPython(value, file);
+  const parsed = ArchiveSchema.safeParse(value);
+  if (!parsed.success) throw new PiperParallelError('USAGE', `${file} is not a piper-parallel archive this version reads (${firstIssue(parsed.error)})`);
+  const a = parsed.data;
+  return {
+    file,
+    tool: 'piper-parallel',
+    machine: machineFingerprint(a.machine_detail),
+    workload: { text: a.protocole.texte.sha256, passes: a.protocole.passes_par_bras, warmup: a.protocole.passes_echauffement, session: a.protocole.session_onnxruntime ?? null },
+    arms: a.bras.map((b) => {
+      const arm = { voice: b.voix, voiceSha256: b.voix_sha256, streams: b.flux_simultanes, threads: b.fils_par_flux, pinned: b.affinite_demandee, isolation: b.isolation };
+      return { ...arm, key: armKey(arm), aggregate: b.debit_agrege_passe_mediane, aggregateMeaning: 'speech-over-span' as const, perStream: medianOf(b.debit_par_flux_mediane), cpuPercent: b.cpu_somme_medianes, spread: b.dispersion_relative, held: b.controle_tenu };
     }),
   };
 }

@@ -2,7 +2,8 @@
 export interface Control {
   name: 'cpu_max' | 'cpu_sum' | 'affinity' | 'start_skew' | 'outside_load';
   threshold: number;
-  measured: number;
+  /** null: the figure could not be read, so the control could not check and does not hold. */
+  measured: number | null;
   unit: string;
   held: boolean;
   /** What it means, with the figures; for a failure, by how much. */
@@ -11,12 +12,20 @@ export interface Control {
 
 const round = (x: number, digits = 1): number => Number(x.toFixed(digits));
 
+/** A control whose figure is unknown: it says it could not check, and does not hold. */
+function unknown(name: Control['name'], threshold: number, unit: string, what: string): Control {
+  return { name, threshold, measured: null, unit, held: false, message: `${what} could not be read, so ${name} could not be checked` };
+}
+
 /** Every stream's max CPU% stays under 110% per thread: its threads did not grow. */
-export function cpuMaxControl(maxCpuPercentPerChild: readonly number[], threads: number): Control {
+export function cpuMaxControl(maxCpuPercentPerChild: readonly (number | null)[], threads: number): Control {
   const threshold = 110 * threads;
-  const measured = Math.max(...maxCpuPercentPerChild);
-  const worst = maxCpuPercentPerChild.indexOf(measured);
-  const held = Number.isFinite(measured) && measured < threshold;
+  const missing = maxCpuPercentPerChild.findIndex((v) => v === null || !Number.isFinite(v));
+  if (missing >= 0) return unknown('cpu_max', threshold, '%', `stream ${missing}'s CPU`);
+  const known = maxCpuPercentPerChild as readonly number[];
+  const measured = Math.max(...known);
+  const worst = known.indexOf(measured);
+  const held = measured < threshold;
   return {
     name: 'cpu_max',
     threshold,
@@ -29,12 +38,19 @@ export function cpuMaxControl(maxCpuPercentPerChild: readonly number[], threads:
   };
 }
 
-/** With K >= 2, the streams' median CPU% add up to more than 75% of what they could use: they really ran together. */
-export function cpuSumControl(medianCpuPercentPerChild: readonly number[], threads: number, cores: number): Control | undefined {
+/**
+ * With K >= 2, the streams' median CPU% add up to more than 75% of what they could use: they really
+ * ran together. What a stream can use is min(its threads, the cores it may run on): a pinned stream
+ * tops out at one core whatever its T. `usableCoresPerStream` holds that figure for each stream.
+ */
+export function cpuSumControl(medianCpuPercentPerChild: readonly (number | null)[], usableCoresPerStream: readonly number[], cores: number): Control | undefined {
   const k = medianCpuPercentPerChild.length;
   if (k < 2) return undefined;
-  const threshold = 75 * Math.min(k * threads, cores);
-  const measured = medianCpuPercentPerChild.reduce((a, b) => a + b, 0);
+  const usable = usableCoresPerStream.reduce((a, b) => a + b, 0);
+  const threshold = 75 * Math.min(usable, cores);
+  const missing = medianCpuPercentPerChild.findIndex((v) => v === null || !Number.isFinite(v));
+  if (missing >= 0) return unknown('cpu_sum', threshold, '%', `stream ${missing}'s CPU`);
+  const measured = (medianCpuPercentPerChild as readonly number[]).reduce((a, b) => a + b, 0);
   const held = measured > threshold;
   return {
     name: 'cpu_sum',
@@ -90,7 +106,8 @@ export function skewControl(skewsMs: readonly number[], medianComputeSeconds: nu
   if (streams < 2) return undefined;
   const threshold = 0.02 * medianComputeSeconds * 1000;
   const measured = Math.max(...skewsMs);
-  const held = Number.isFinite(measured) && measured <= threshold;
+  if (!Number.isFinite(measured) || !Number.isFinite(threshold)) return unknown('start_skew', Number.isFinite(threshold) ? round(threshold, 3) : 0, 'ms', 'the start skew');
+  const held = measured <= threshold;
   return {
     name: 'start_skew',
     threshold: round(threshold, 3),
@@ -103,11 +120,15 @@ export function skewControl(skewsMs: readonly number[], medianComputeSeconds: nu
   };
 }
 
-/** Outside load during the arm: CPU used by other programs stays at or under 10% of one core. */
-export function outsideLoadControl(outsideCores: number): Control {
+/**
+ * Outside load during the arm's timed passes, on the cores the run may use: CPU used by other
+ * programs stays at or under 10% of one core.
+ */
+export function outsideLoadControl(outsideCores: number | null): Control {
   const threshold = 10;
+  if (outsideCores === null || !Number.isFinite(outsideCores)) return unknown('outside_load', threshold, '% of one core', 'the machine\'s CPU');
   const measured = round(outsideCores * 100);
-  const held = Number.isFinite(measured) && measured <= threshold;
+  const held = measured <= threshold;
   return {
     name: 'outside_load',
     threshold,
@@ -115,7 +136,7 @@ export function outsideLoadControl(outsideCores: number): Control {
     unit: '% of one core',
     held,
     message: held
-      ? `other programs used ${measured}% of a core during this arm (limit ${threshold}%)`
-      : `another program used ${measured}% of a core during this arm, over the ${threshold}% limit by ${round(measured - threshold)} points`,
+      ? `other programs used ${measured}% of a core during this arm's timed passes (limit ${threshold}%)`
+      : `another program used ${measured}% of a core during this arm's timed passes, over the ${threshold}% limit by ${round(measured - threshold)} points`,
   };
 }

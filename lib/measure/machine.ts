@@ -16,21 +16,42 @@ function readOr(path: string): string | null {
 /** A value that reads as 0 or empty is unknown, not zero. */
 const known = (n: number | null | undefined): number | null => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : null);
 
+/** Where the machine facts come from; tests give readers that fail or answer 0. */
+export interface MachineReaders {
+  cpu(): Promise<Pick<si.Systeminformation.CpuData, 'manufacturer' | 'brand' | 'physicalCores' | 'governor'>>;
+  speed(): Promise<Pick<si.Systeminformation.CpuCurrentSpeedData, 'cores'>>;
+  temperature(): Promise<Pick<si.Systeminformation.CpuTemperatureData, 'main'>>;
+  os(): Promise<Pick<si.Systeminformation.OsData, 'distro' | 'release'>>;
+  system(): Promise<Pick<si.Systeminformation.SystemData, 'virtual' | 'virtualHost'>>;
+  mem(): Promise<Pick<si.Systeminformation.MemData, 'total'>>;
+  governorFile(): string | null;
+}
+
+const SYSTEM_READERS: MachineReaders = {
+  cpu: () => si.cpu(),
+  speed: () => si.cpuCurrentSpeed(),
+  temperature: () => si.cpuTemperature(),
+  os: () => si.osInfo(),
+  system: () => si.system(),
+  mem: () => si.mem(),
+  governorFile: () => readOr('/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor'),
+};
+
 /**
  * What the machine is and how busy it was, from systeminformation and /proc. Anything unreadable
  * (clocks and temperature on most virtual machines) is recorded as null: unknown, never guessed.
  */
-export async function machineBlock(): Promise<MachineBlock> {
+export async function machineBlock(readers: MachineReaders = SYSTEM_READERS): Promise<MachineBlock> {
   const [cpu, speed, temp, osInfo, system, mem] = await Promise.all([
-    si.cpu().catch(() => undefined),
-    si.cpuCurrentSpeed().catch(() => undefined),
-    si.cpuTemperature().catch(() => undefined),
-    si.osInfo().catch(() => undefined),
-    si.system().catch(() => undefined),
-    si.mem().catch(() => undefined),
+    readers.cpu().catch(() => undefined),
+    readers.speed().catch(() => undefined),
+    readers.temperature().catch(() => undefined),
+    readers.os().catch(() => undefined),
+    readers.system().catch(() => undefined),
+    readers.mem().catch(() => undefined),
   ]);
   const clocks = (speed?.cores ?? []).map(known);
-  const governor = cpu?.governor || readOr('/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor');
+  const governor = cpu?.governor || readers.governorFile();
   const model = [cpu?.manufacturer, cpu?.brand].filter(Boolean).join(' ') || os.cpus()[0]?.model?.trim() || 'unknown';
   return {
     architecture: os.arch(),
@@ -55,7 +76,10 @@ export async function machineBlock(): Promise<MachineBlock> {
   };
 }
 
-/** What identifies a machine across runs (not its load or clocks). */
-export function machineFingerprint(m: Pick<MachineBlock, 'architecture' | 'cpu' | 'coeurs_logiques' | 'memoire_octets'>): string {
-  return `${m.architecture}|${m.cpu}|${m.coeurs_logiques} cores|${Math.round(m.memoire_octets / 2 ** 30)} GiB`;
+/**
+ * What identifies a machine across runs (not its load or clocks). The cores the run may use count:
+ * a run held to 2 of 8 CPUs by taskset or a container's cpuset is another machine than all 8.
+ */
+export function machineFingerprint(m: Pick<MachineBlock, 'architecture' | 'cpu' | 'coeurs_logiques' | 'memoire_octets' | 'coeurs_autorises'>): string {
+  return `${m.architecture}|${m.cpu}|${m.coeurs_logiques} cores|${m.coeurs_autorises.length} usable|${Math.round(m.memoire_octets / 2 ** 30)} GiB`;
 }

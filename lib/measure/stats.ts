@@ -1,5 +1,3 @@
-import { Prng } from '../prng.js';
-
 export interface Summary {
   min: number | null;
   max: number | null;
@@ -68,19 +66,47 @@ export function upperControlLimit(values: readonly number[]): number | null {
   return values.reduce((a, b) => a + b, 0) / values.length + 3 * s;
 }
 
-/**
- * 95% percentile-bootstrap interval of the median, seeded so the same values always give the
- * same interval.
- */
-export function bootstrapMedianCi(values: readonly number[], seed = 1, resamples = 2000): [number, number] | null {
-  if (values.length === 0) return null;
-  const rng = new Prng(seed);
-  const medians = new Float64Array(resamples);
-  const sample = new Array<number>(values.length);
-  for (let r = 0; r < resamples; r += 1) {
-    for (let i = 0; i < values.length; i += 1) sample[i] = values[Math.floor(rng.next() * values.length)] as number;
-    medians[r] = median(sample);
+/** P(X <= k) for X ~ Binomial(n, 1/2): how often at most k of n values fall below the true median. */
+export function binomialHalfCdf(k: number, n: number): number {
+  if (k < 0) return 0;
+  let term = 0.5 ** n;
+  let sum = term;
+  for (let i = 1; i <= Math.min(k, n); i += 1) {
+    term = (term * (n - i + 1)) / i;
+    sum += term;
   }
-  medians.sort();
-  return [quantile(Array.from(medians), 0.025), quantile(Array.from(medians), 0.975)];
+  return Math.min(1, sum);
+}
+
+/** The coverage of [x_(j), x_(n+1-j)] (order statistics, 1-based) as an interval of the median. */
+export function orderIntervalCoverage(j: number, n: number): number {
+  return 1 - 2 * binomialHalfCdf(j - 1, n);
+}
+
+/**
+ * The fewest values whose widest order-statistic interval, [min, max], covers the median with at
+ * least `level`: 1 - 2 x 0.5^n >= level. For 95% that is 6. Below it no interval of the median can
+ * honestly be called 95%, so nothing is decided on fewer values.
+ */
+export function minimumValuesFor(level = 0.95): number {
+  let n = 1;
+  while (orderIntervalCoverage(1, n) < level) n += 1;
+  return n;
+}
+
+/** Values (passes) below which an arm's interval does not exist and no comparison resolves. */
+export const MIN_PASSES_TO_DECIDE = minimumValuesFor(0.95);
+
+/**
+ * Distribution-free interval of the median: the narrowest order-statistic interval [x_(j), x_(n+1-j)]
+ * whose coverage is at least `level`, whatever the distribution (binomial argument, no resampling).
+ * null when even [min, max] covers less than `level` (fewer than MIN_PASSES_TO_DECIDE values at 95%).
+ */
+export function medianInterval(values: readonly number[], level = 0.95): [number, number] | null {
+  const n = values.length;
+  if (n === 0 || orderIntervalCoverage(1, n) < level) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  let j = 1;
+  while (orderIntervalCoverage(j + 1, n) >= level && j + 1 <= n + 1 - (j + 1)) j += 1;
+  return [sorted[j - 1] as number, sorted[n - j] as number];
 }

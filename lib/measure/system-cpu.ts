@@ -4,45 +4,86 @@ import { readFileSync } from 'node:fs';
 export const TICKS_PER_SECOND = 100;
 
 export interface CpuSnapshot {
-  /** Busy ticks of the whole machine (all cores): user, nice, system, irq, softirq, steal. */
+  /** Busy ticks (user, nice, system, irq, softirq, steal) of the cores the run may use. */
   systemBusyTicks: number;
-  /** Ticks of this process and its reaped children: utime, stime, cutime, cstime. */
+  /** Ticks of this process, its reaped children, and the live stream processes named. */
   ownTicks: number;
   atMs: number;
 }
 
 export interface CpuSampler {
-  snapshot(): CpuSnapshot;
+  /** `pids`: live stream processes whose CPU is the run's own, not outside load. */
+  snapshot(pids?: readonly number[]): CpuSnapshot;
 }
 
-export function parseProcStatBusy(text: string): number {
-  const line = text.split('\n').find((l) => l.startsWith('cpu '));
-  if (!line) throw new Error('no aggregate cpu line in /proc/stat');
-  const f = line.trim().split(/\s+/).slice(1).map(Number);
-  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = f;
+function busyOf(fields: number[]): number {
+  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = fields;
   return user + nice + system + irq + softirq + steal;
 }
 
-export function parseSelfStatTicks(text: string): number {
+/** Busy ticks of the whole machine (`cores` undefined) or of the listed cores' `cpuN` lines. */
+export function parseProcStatBusy(text: string, cores?: readonly number[]): number {
+  const lines = text.split('\n');
+  if (cores === undefined) {
+    const line = lines.find((l) => l.startsWith('cpu '));
+    if (!line) throw new Error('no aggregate cpu line in /proc/stat');
+    return busyOf(line.trim().split(/\s+/).slice(1).map(Number));
+  }
+  let sum = 0;
+  for (const core of cores) {
+    const line = lines.find((l) => l.startsWith(`cpu${core} `));
+    if (!line) throw new Error(`no cpu${core} line in /proc/stat`);
+    sum += busyOf(line.trim().split(/\s+/).slice(1).map(Number));
+  }
+  return sum;
+}
+
+/** utime + stime (+ cutime + cstime with `withChildren`) of a /proc/<pid>/stat line. */
+export function parseSelfStatTicks(text: string, withChildren = true): number {
   // The command name may hold spaces and parentheses: fields start after the last ')'.
   const rest = text.slice(text.lastIndexOf(')') + 2).trim().split(/\s+/).map(Number);
   // rest[0] is field 3 (state); utime..cstime are fields 14..17.
-  return (rest[11] ?? 0) + (rest[12] ?? 0) + (rest[13] ?? 0) + (rest[14] ?? 0);
+  const own = (rest[11] ?? 0) + (rest[12] ?? 0);
+  return withChildren ? own + (rest[13] ?? 0) + (rest[14] ?? 0) : own;
 }
 
-export const procSampler: CpuSampler = {
-  snapshot: () => ({
-    systemBusyTicks: parseProcStatBusy(readFileSync('/proc/stat', 'utf8')),
-    ownTicks: parseSelfStatTicks(readFileSync('/proc/self/stat', 'utf8')),
-    atMs: performance.now(),
-  }),
-};
+function pidTicks(pid: number): number {
+  try {
+    return parseSelfStatTicks(readFileSync(`/proc/${pid}/stat`, 'utf8'), false);
+  } catch {
+    // Gone: its time is in our cutime once reaped; a pass it did not finish fails anyway.
+    return 0;
+  }
+}
+
+/** Reads /proc for the cores the run may use (all cores when none are named). */
+export function procCpuSampler(cores?: readonly number[]): CpuSampler {
+  return {
+    snapshot: (pids = []) => ({
+      systemBusyTicks: parseProcStatBusy(readFileSync('/proc/stat', 'utf8'), cores),
+      ownTicks: parseSelfStatTicks(readFileSync('/proc/self/stat', 'utf8')) + [...new Set(pids)].filter((p) => p !== process.pid).reduce((sum, p) => sum + pidTicks(p), 0),
+      atMs: performance.now(),
+    }),
+  };
+}
+
+/** The whole machine, this process and its reaped children. */
+export const procSampler: CpuSampler = procCpuSampler();
 
 /** Average CPU other programs used between two snapshots, in cores (0.35 = 35% of one core). */
 export function outsideCores(a: CpuSnapshot, b: CpuSnapshot): number {
-  const seconds = (b.atMs - a.atMs) / 1000;
+  return outsideCoresOver([{ before: a, after: b }]);
+}
+
+/** The same over several windows (the timed passes of an arm): their outside ticks over their seconds. */
+export function outsideCoresOver(windows: ReadonlyArray<{ before: CpuSnapshot; after: CpuSnapshot }>): number {
+  let seconds = 0;
+  let ticks = 0;
+  for (const { before, after } of windows) {
+    seconds += (after.atMs - before.atMs) / 1000;
+    ticks += after.systemBusyTicks - before.systemBusyTicks - (after.ownTicks - before.ownTicks);
+  }
   if (seconds <= 0) return 0;
-  const outsideTicks = b.systemBusyTicks - a.systemBusyTicks - (b.ownTicks - a.ownTicks);
   // Tick rounding can make a quiet machine read a hair below zero; that is still no outside load.
-  return Math.max(0, outsideTicks / TICKS_PER_SECOND / seconds);
+  return Math.max(0, ticks / TICKS_PER_SECOND / seconds);
 }

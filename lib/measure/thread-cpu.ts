@@ -20,15 +20,23 @@ export function parseSchedstat(text: string): number {
   return ns;
 }
 
-/** CPU seconds of the given threads of this process (a thread that ended counts as 0). */
-export function threadsCpuSeconds(tids: readonly number[], read: (path: string) => string = (p) => readFileSync(p, 'utf8')): number {
+/**
+ * CPU seconds of the given threads of this process. A pool thread that ended counts as 0, but the
+ * first thread (the stream's own, alive while it asks) must be readable and non-zero: on a host
+ * whose schedstat is missing or all zero the answer is null, unknown, never 0%.
+ */
+export function threadsCpuSeconds(tids: readonly number[], read: (path: string) => string = (p) => readFileSync(p, 'utf8')): number | null {
   let ns = 0;
-  for (const tid of tids) {
+  for (const [i, tid] of tids.entries()) {
+    let own: number;
     try {
-      ns += parseSchedstat(read(`/proc/self/task/${tid}/schedstat`));
+      own = parseSchedstat(read(`/proc/self/task/${tid}/schedstat`));
     } catch {
-      // gone
+      if (i === 0) return null;
+      continue;
     }
+    if (i === 0 && own <= 0) return null;
+    ns += own;
   }
-  return ns / 1e9;
+  return tids.length === 0 ? null : ns / 1e9;
 }

@@ -43,7 +43,8 @@ function throughputChart(voice: string, arms: ArmRecord[]): ChartSpec {
 
 /** Each child's CPU% per timed pass, with the cpu_max limit and, for K >= 2, the cpu_sum floor per stream. */
 function cpuChart(voice: string, arm: ArmRecord, index: number): ChartSpec {
-  const points = arm.enfants.flatMap((c) => c.passes.map((p) => ({ pass: p.passe, cpu: p.cpu_pourcent, stream: `stream ${c.rang}` })));
+  // A pass whose CPU could not be read has no dot (its cpu_max control says so).
+  const points = arm.enfants.flatMap((c) => c.passes.filter((p) => p.cpu_pourcent !== null).map((p) => ({ pass: p.passe, cpu: p.cpu_pourcent, stream: `stream ${c.rang}` })));
   const limits = arm.controles
     .filter((c) => c.name === 'cpu_max' || c.name === 'cpu_sum')
     // cpu_sum bounds the sum; drawn per stream (divided by K) so it sits on the same scale as the dots.

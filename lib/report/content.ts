@@ -1,7 +1,8 @@
 /** What the Markdown and HTML reports both say, as plain text; each renders it in its own markup. */
 import type { Archive, ArmRecord } from '../archive/schema.js';
 import { num } from './format.js';
-import { armVerdict, armVoiceLabel } from './table.js';
+import { MIN_PASSES_TO_DECIDE } from '../measure/stats.js';
+import { armVerdict, armVoiceLabel, noiseNote } from './table.js';
 
 /** Below this many timed passes, a p95 by nearest rank is simply the largest value. */
 export const P95_MIN_PASSES = 20;
@@ -23,7 +24,7 @@ export function armCells(arm: ArmRecord): { cells: string[]; held: boolean } {
       `x${num(arm.debit_agrege_passe_mediane)}${interval}`,
       `${num(arm.cpu_somme_medianes, 0)}%`,
       arm.affinites_vues.map((s) => `[${s.join(',')}]`).join(' '),
-      verdict + (arm.bruyant ? ` NOISY (spread ${num((arm.dispersion_relative ?? 0) * 100, 0)}% of median)` : ''),
+      verdict + noiseNote(arm),
     ],
   };
 }
@@ -66,7 +67,8 @@ export function caveats(a: Archive): string[] {
   const out: string[] = [];
   if (syntheticVoices(a).length > 0) out.push('Synthetic voices cost what a Piper medium voice costs, but they are not speech; never quote their figures as a real voice\'s.');
   if (a.protocole.passes_par_bras < P95_MIN_PASSES) out.push(`With ${a.protocole.passes_par_bras} passes (fewer than ${P95_MIN_PASSES}), each p95 in the archive is the largest value seen, not a percentile.`);
-  if (a.bras.some((b) => b.bruyant)) out.push('NOISY arms: the spread of their per-pass aggregates is over 10% of the median; run again on a quieter machine.');
-  out.push('Throughput is seconds of audio per second of compute (x real time), the median over passes; intervals are seeded 95% bootstrap intervals of the median.');
+  if (a.bras.some((b) => b.bruyant && b.dispersion_relative !== null)) out.push('NOISY arms: the spread of their per-pass aggregates is over 10% of the median; run again on a quieter machine.');
+  if (a.protocole.passes_par_bras < MIN_PASSES_TO_DECIDE) out.push(`With ${a.protocole.passes_par_bras} passes per arm no interval exists and no layout is named a winner: a 95% interval of a median needs at least ${MIN_PASSES_TO_DECIDE} passes.`);
+  out.push(`Per stream, throughput is seconds of audio per second of compute (x real time), the median over passes. The aggregate is the speech the machine produced: per pass, every stream's audio over the pass's span (first start to last end), then the median over passes; its interval is the distribution-free 95% interval of that median (order statistics, at least ${MIN_PASSES_TO_DECIDE} passes).`);
   return out;
 }

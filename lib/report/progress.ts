@@ -94,7 +94,8 @@ export function colorEnabled(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv
 /** OK in green, FAILED / TIMED-OUT in red, NOISY in yellow. */
 export function paintStatus(line: string): string {
   return line
-    .replace(/\bOK$/, '\x1b[32mOK\x1b[0m')
+    // The status opens the arm line's last column (columns are two spaces apart).
+    .replace(/(^|  )OK\b/, '$1\x1b[32mOK\x1b[0m')
     .replace(/\b(FAILED|TIMED-OUT|ABORTED)\b/g, '\x1b[31m$1\x1b[0m')
     .replace(/\bNOISY\b/g, '\x1b[33mNOISY\x1b[0m');
 }

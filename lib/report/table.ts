@@ -15,6 +15,13 @@ export function armVerdict(arm: ArmRecord): string {
   return `FAILED ${failed.map((c) => `${c.name}: ${c.message}`).join('; ')}`;
 }
 
+/** After the controls: NOISY with the spread, or that too few passes were run to know it. */
+export function noiseNote(arm: ArmRecord): string {
+  if (!arm.bruyant) return '';
+  if (arm.dispersion_relative === null) return arm.debit_agrege_par_passe.length > 0 ? ` (${arm.debit_agrege_par_passe.length} passes: too few to judge spread or decide)` : '';
+  return ` NOISY (spread ${fmt(arm.dispersion_relative * 100, 0)}% of median)`;
+}
+
 export function armLine(arm: ArmRecord): string {
   const perStream = arm.debit_par_flux_mediane.map((x) => `x${fmt(x)}`).join(' ');
   const cores = arm.affinites_vues.map((s) => `[${s.join(',')}]`).join('');
@@ -25,10 +32,10 @@ export function armLine(arm: ArmRecord): string {
     (arm.affinite_demandee ? 'pinned' : 'free').padEnd(6),
     arm.isolation.padEnd(7),
     `per stream ${perStream}`.padEnd(28),
-    `aggregate x${fmt(arm.debit_agrege_passe_mediane)} ${arm.debit_agrege_ic95 ? `[${fmt(arm.debit_agrege_ic95[0], 1)}, ${fmt(arm.debit_agrege_ic95[1], 1)}]` : ''}`.padEnd(30),
+    `aggregate x${fmt(arm.debit_agrege_passe_mediane)} ${arm.debit_agrege_ic95 ? `[${fmt(arm.debit_agrege_ic95[0], 1)}, ${fmt(arm.debit_agrege_ic95[1], 1)}]` : '[no interval]'}`.padEnd(30),
     `CPU ${fmt(arm.cpu_somme_medianes, 0)}%`.padEnd(9),
     `cores ${cores}`.padEnd(16),
-    `${armVerdict(arm)}${arm.bruyant ? ` NOISY (spread ${fmt((arm.dispersion_relative ?? 0) * 100, 0)}% of median)` : ''}`,
+    `${armVerdict(arm)}${noiseNote(arm)}`,
   ].join('  ');
 }
 

@@ -1,5 +1,5 @@
 import type { Archive, ArmRecord } from '../archive/schema.js';
-import { median } from '../measure/stats.js';
+import { median, MIN_PASSES_TO_DECIDE } from '../measure/stats.js';
 import { armVoiceLabel } from './table.js';
 
 export type Verdict = Archive['verdict'];
@@ -48,7 +48,10 @@ function compare(voiceArms: ArmRecord[], k: number, cores: number): Comparison |
   } else {
     parts.push(`${classement.map((c) => `${c.disposition}: ${x(c.debit_agrege)} aggregate ${ci(c.ic95)}`).join('; ')}.`);
   }
+  const fewest = Math.min(...kept.map((a) => a.debit_agrege_par_passe.length));
+  const tooFew = kept.length > 1 && (fewest < MIN_PASSES_TO_DECIDE || classement.some((c) => c.ic95 === null));
   const versus = (a: Row, b: Row): boolean => {
+    if (tooFew) return false;
     if (overlaps(a.ic95, b.ic95)) {
       parts.push(`The difference between ${a.disposition} and ${b.disposition} is not resolved: their intervals overlap.`);
       return false;
@@ -59,6 +62,9 @@ function compare(voiceArms: ArmRecord[], k: number, cores: number): Comparison |
   };
   let resolu = false;
   const [best, second] = classement;
+  if (tooFew) {
+    parts.push(`Too few passes to decide: ${fewest} timed pass${fewest === 1 ? '' : 'es'}, and a 95% interval of a median needs at least ${MIN_PASSES_TO_DECIDE}; run again with ${MIN_PASSES_TO_DECIDE} or more.`);
+  }
   if (best && second) {
     resolu = versus(best, second);
     // The deployment question itself: K workers at once against one worker taking the K in turn.
@@ -82,7 +88,17 @@ function compare(voiceArms: ArmRecord[], k: number, cores: number): Comparison |
   return { voix: voiceArms[0]?.voix ?? '', flux: k, resolu, classement, exclus, phrase: head + parts.join(' ') };
 }
 
-/** Aggregate against K beside the ideal min(K, cores) x single-stream, per layout family. */
+/**
+ * Cores K streams of a family can keep busy: each stream min(T, cores), or one core when pinned;
+ * never more than the machine has. The ideal at K is the single stream's aggregate times
+ * usable(K) / usable(1): a T=2 stream on 2 cores already uses both, so two of them cannot double it.
+ */
+export function usableCores(k: number, threads: number, pinned: boolean, cores: number): number {
+  const perStream = pinned ? 1 : Math.min(threads, cores);
+  return Math.min(k * perStream, cores);
+}
+
+/** Aggregate against K beside the ideal, per layout family (isolation, T, affinity). */
 function scaling(voiceArms: ArmRecord[], cores: number): string[] {
   const lines: string[] = [];
   const families = new Map<string, ArmRecord[]>();
@@ -92,17 +108,25 @@ function scaling(voiceArms: ArmRecord[], cores: number): string[] {
   }
   for (const arms of families.values()) {
     const ks = arms.map((a) => a.flux_simultanes);
-    const single = arms.find((a) => a.flux_simultanes === 1)?.debit_agrege_passe_mediane ?? null;
-    if (new Set(ks).size < 2 || single === null) continue;
+    const baseline = arms.find((a) => a.flux_simultanes === 1);
+    const single = baseline?.debit_agrege_passe_mediane ?? null;
+    if (new Set(ks).size < 2 || !baseline || single === null) continue;
     const first = arms[0] as ArmRecord;
+    const family = `${armVoiceLabel(first)}, ${first.isolation}, T=${first.fils_par_flux}, ${first.affinite_demandee ? 'pinned' : 'free'}`;
+    // A K=1 arm whose controls failed measured something else: it cannot be what the others scale from.
+    if (!baseline.controle_tenu) {
+      lines.push(`${family}: no baseline, the K=1 arm's controls failed`);
+      continue;
+    }
+    const unit = usableCores(1, first.fils_par_flux, first.affinite_demandee, cores);
     const cells = [...arms]
       .sort((a, b) => a.flux_simultanes - b.flux_simultanes)
       .map((a) => {
-        const ideal = Math.min(a.flux_simultanes, cores) * single;
+        const ideal = (usableCores(a.flux_simultanes, a.fils_par_flux, a.affinite_demandee, cores) / unit) * single;
         const got = a.debit_agrege_passe_mediane;
         return `K=${a.flux_simultanes} ${x(got)} (ideal ${x(ideal)}${got !== null ? `, ${((got / ideal) * 100).toFixed(0)}%` : ''}${a.controle_tenu ? '' : ', controls failed'})`;
       });
-    lines.push(`${armVoiceLabel(first)}, ${first.isolation}, T=${first.fils_par_flux}, ${first.affinite_demandee ? 'pinned' : 'free'}: ${cells.join('; ')}`);
+    lines.push(`${family}: ${cells.join('; ')}`);
   }
   return lines;
 }

@@ -1,5 +1,6 @@
 import { PiperParallelError, toError } from '../errors.js';
 import { monotonicMs } from '../measure/clock.js';
+import type { CpuSampler, CpuSnapshot } from '../measure/system-cpu.js';
 import type { LoadedMessage, PassMessage, WorkerMessage } from './messages.js';
 import type { InitMessage } from './messages.js';
 import type { StreamWorker, WorkerAdapter } from './worker.js';
@@ -44,6 +45,8 @@ export interface ArmRun {
   message?: string;
   children: ChildRecord[];
   sync: PassSync[];
+  /** CPU readings around each timed pass (all ready, to all reported), for the outside-load control. */
+  timedCpu: Array<{ before: CpuSnapshot; after: CpuSnapshot }>;
   wallSeconds: number;
 }
 
@@ -52,12 +55,12 @@ export interface ArmRunParams {
   streams: number;
   /** Core per worker (undefined = free). */
   cores: Array<number | undefined>;
-  init: Omit<InitMessage, 'type' | 'rang' | 'fault'>;
-  /** Fault injection (tests): applied to stream 0 only. */
-  fault?: InitMessage['fault'];
+  init: Omit<InitMessage, 'type' | 'rang'>;
   timeouts: ArmTimeouts;
   signal?: AbortSignal;
   onPass?: (pass: number, total: number) => void;
+  /** Reads machine and own CPU around each timed pass; none: no outside-load figure. */
+  cpuSampler?: CpuSampler;
 }
 
 type Event = { rang: number; message: WorkerMessage } | { rang: number; exit: string };
@@ -78,6 +81,7 @@ export async function runArmWorkers(p: ArmRunParams): Promise<ArmRun> {
   const workers: StreamWorker[] = [];
   const children: ChildRecord[] = [];
   const sync: PassSync[] = [];
+  const timedCpu: ArmRun['timedCpu'] = [];
   const events: Event[] = [];
   let wake: (() => void) | undefined;
   const push = (e: Event): void => {
@@ -134,7 +138,7 @@ export async function runArmWorkers(p: ArmRunParams): Promise<ArmRun> {
         const finished = (children[rang]?.passes.length ?? 0) >= p.init.passes + (p.init.warmup ?? 0);
         if (!finished || x.code !== 0) push({ rang, exit: x.signal ? `on signal ${x.signal}` : `with code ${x.code}` });
       });
-      w.send({ type: 'init', rang, ...p.init, fault: rang === 0 ? (p.fault ?? 'none') : 'none' });
+      w.send({ type: 'init', rang, ...p.init });
     }
     pending = new Set(children.map((c) => c.rang));
     await waitFor('while loading the voice', p.timeouts.loadMs, (e) => {
@@ -154,6 +158,9 @@ export async function runArmWorkers(p: ArmRunParams): Promise<ArmRun> {
         if ('message' in e && e.message.type === 'ready' && e.message.pass === pass) return pending.delete(e.rang);
         return false;
       }, () => pending.size === 0);
+      const pids = workers.map((w) => w.pid).filter((pid): pid is number => pid !== undefined);
+      const timed = pass >= (p.init.warmup ?? 0);
+      const cpuBefore = timed ? p.cpuSampler?.snapshot(pids) : undefined;
       // Processes: the parent is the barrier. Threads meet on their shared-memory barrier instead.
       let atMs = monotonicMs() + p.timeouts.leadMs;
       if (!p.adapter.selfSynchronized) for (const w of workers) w.send({ type: 'start', pass, atMs });
@@ -167,6 +174,8 @@ export async function runArmWorkers(p: ArmRunParams): Promise<ArmRun> {
         }
         return false;
       }, () => pending.size === 0);
+      const cpuAfter = cpuBefore ? p.cpuSampler?.snapshot(pids) : undefined;
+      if (cpuBefore && cpuAfter) timedCpu.push({ before: cpuBefore, after: cpuAfter });
       const startsMs = results.map((r) => r.startMs);
       if (p.adapter.selfSynchronized) atMs = Math.min(...startsMs);
       sync.push({
@@ -195,5 +204,5 @@ export async function runArmWorkers(p: ArmRunParams): Promise<ArmRun> {
     await Promise.all(workers.map((w) => w.terminate(p.timeouts.graceMs)));
     await p.adapter.closeArm?.();
   }
-  return { state, message, children, sync, wallSeconds: (monotonicMs() - t0) / 1000 };
+  return { state, message, children, sync, timedCpu, wallSeconds: (monotonicMs() - t0) / 1000 };
 }

@@ -10,8 +10,6 @@ export const InitMessageSchema = z.object({
   lines: z.array(z.string()),
   warmup: z.number().int().nonnegative(),
   passes: z.number().int().positive(),
-  /** Test hook: fail on purpose at this point (fault-injection tests). */
-  fault: z.enum(['none', 'throw-in-pass', 'hang-before-barrier', 'exit-in-pass']).default('none'),
 });
 
 export const StartMessageSchema = z.object({
@@ -52,7 +50,8 @@ export const PassMessageSchema = z.object({
   computeSeconds: z.number().nonnegative(),
   inferenceSeconds: z.number().nonnegative(),
   audioSeconds: z.number().nonnegative(),
-  cpuSeconds: z.number().nonnegative(),
+  /** null when the stream's CPU could not be read (thread schedstat missing or all zero). */
+  cpuSeconds: z.number().nonnegative().nullable(),
   startMs: z.number(),
   endMs: z.number(),
   /** Peak resident memory of the worker's process so far (VmHWM), read after the pass. */

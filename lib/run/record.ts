@@ -1,7 +1,8 @@
 import type { ArmRecord, ChildRecordOut, Condition, PassRecord } from '../archive/schema.js';
 import { affinityControl, cpuMaxControl, cpuSumControl, outsideLoadControl, skewControl, type Control } from '../measure/controls.js';
-import { bootstrapMedianCi, distribution, median, summarize, upperControlLimit } from '../measure/stats.js';
-import type { ArmRun, ChildRecord } from './arm.js';
+import { distribution, median, medianInterval, MIN_PASSES_TO_DECIDE, summarize, upperControlLimit } from '../measure/stats.js';
+import { outsideCoresOver } from '../measure/system-cpu.js';
+import type { ArmRun, ChildRecord, PassSync } from './arm.js';
 import type { PassMessage } from './messages.js';
 
 function sumOrNull(values: ReadonlyArray<number | null>): number | null {
@@ -9,25 +10,40 @@ function sumOrNull(values: ReadonlyArray<number | null>): number | null {
   return values.reduce<number>((a, b) => a + (b ?? 0), 0);
 }
 
+const positive = (x: number): boolean => Number.isFinite(x) && x > 0;
+const finite = (values: ReadonlyArray<number | null>): number[] => values.filter((v): v is number => v !== null && Number.isFinite(v));
+
 function passRecord(m: PassMessage): PassRecord {
-  const ratio = m.computeSeconds > 0 ? m.audioSeconds / m.computeSeconds : Number.NaN;
+  const measured = positive(m.computeSeconds) && positive(m.audioSeconds);
   return {
     passe: m.pass,
     temps_calcul_s: m.computeSeconds,
     audio_s: m.audioSeconds,
-    ratio,
-    rtf: m.audioSeconds > 0 ? m.computeSeconds / m.audioSeconds : Number.NaN,
-    // Not clamped: a reading above 100% per thread must stay visible.
-    cpu_pourcent: m.computeSeconds > 0 ? (m.cpuSeconds / m.computeSeconds) * 100 : Number.NaN,
+    // A pass with no compute or no audio has no ratio: null, and its arm fails saying why.
+    ratio: measured ? m.audioSeconds / m.computeSeconds : null,
+    rtf: measured ? m.computeSeconds / m.audioSeconds : null,
+    // Not clamped: a reading above 100% per thread must stay visible. Unreadable CPU stays unknown.
+    cpu_pourcent: m.cpuSeconds !== null && positive(m.computeSeconds) ? (m.cpuSeconds / m.computeSeconds) * 100 : null,
     inference_s: m.inferenceSeconds,
     debut_ms: m.startMs,
     fin_ms: m.endMs,
   };
 }
 
+/** What is wrong with a pass's figures, or undefined when they can be used. */
+function invalidPass(rang: number, m: PassMessage): string | undefined {
+  const bad = [
+    positive(m.computeSeconds) ? '' : `${m.computeSeconds} s of compute`,
+    positive(m.audioSeconds) ? '' : `${m.audioSeconds} s of audio`,
+  ].filter(Boolean);
+  return bad.length > 0 ? `stream ${rang} pass ${m.pass} measured ${bad.join(' and ')}, so it has no throughput; check the voice and the text` : undefined;
+}
+
 function childRecord(c: ChildRecord): ChildRecordOut {
   const warm = c.passes.filter((p) => p.warmup).map(passRecord);
   const timed = c.passes.filter((p) => !p.warmup).map(passRecord);
+  const of = (k: 'ratio' | 'rtf' | 'cpu_pourcent'): number[] => finite(timed.map((p) => p[k]));
+  const cpuUnknown = timed.some((p) => p.cpu_pourcent === null);
   return {
     rang: c.rang,
     pid: c.pid ?? null,
@@ -41,15 +57,16 @@ function childRecord(c: ChildRecord): ChildRecordOut {
     echauffement: warm,
     passes: timed,
     resume: {
-      ratio: summarize(timed.map((p) => p.ratio)),
-      rtf: summarize(timed.map((p) => p.rtf)),
-      cpu_pourcent: summarize(timed.map((p) => p.cpu_pourcent)),
+      ratio: summarize(of('ratio')),
+      rtf: summarize(of('rtf')),
+      // One unreadable pass makes the stream's CPU unknown: its max could be anything.
+      cpu_pourcent: cpuUnknown ? { min: null, max: null, mediane: null } : summarize(of('cpu_pourcent')),
     },
     statistiques: {
-      ratio: distribution(timed.map((p) => p.ratio)),
-      rtf: distribution(timed.map((p) => p.rtf)),
-      cpu_pourcent: distribution(timed.map((p) => p.cpu_pourcent)),
-      rtf_limite_controle: upperControlLimit(timed.map((p) => p.rtf)),
+      ratio: distribution(of('ratio')),
+      rtf: distribution(of('rtf')),
+      cpu_pourcent: distribution(of('cpu_pourcent')),
+      rtf_limite_controle: upperControlLimit(of('rtf')),
     },
   };
 }
@@ -59,21 +76,24 @@ export interface ArmIdentity {
   condition: Condition;
   /** Every core the run may use (the parent's own affinity). */
   allCores: number[];
-  /** CPU other programs used during the arm, in cores; undefined where it could not be read. */
-  outsideCores?: number;
 }
 
-/** Turn a worker run into the archived arm, with its statistics and controls. */
-export function armRecord(run: ArmRun, id: ArmIdentity): ArmRecord {
+/** The speech a pass produced: every stream's audio, and its span from first start to last end. */
+function passSpan(children: readonly ChildRecord[], s: PassSync): { audio: number; spanSeconds: number } {
+  const audio = children.reduce((sum, c) => sum + (c.passes.find((p) => p.pass === s.pass)?.audioSeconds ?? 0), 0);
+  const spanSeconds = (Math.max(...s.endsMs) - Math.min(...s.startsMs)) / 1000;
+  return { audio, spanSeconds: Number.isFinite(spanSeconds) ? spanSeconds : 0 };
+}
+
+function armControls(run: ArmRun, id: ArmIdentity, enfants: ChildRecordOut[], complete: boolean): { controls: Control[]; affinity: Control | undefined } {
   const { condition } = id;
-  const enfants = run.children.map(childRecord);
-  const perStream = enfants.map((e) => e.resume.ratio.mediane);
   const seen = enfants.map((e) => e.affinite_effective);
   const controls: Control[] = [];
-  const complete = run.state === 'done' && enfants.every((e) => e.passes.length > 0);
   if (complete) {
-    controls.push(cpuMaxControl(enfants.map((e) => e.resume.cpu_pourcent.max ?? Number.NaN), condition.fils));
-    const sum = cpuSumControl(enfants.map((e) => e.resume.cpu_pourcent.mediane ?? Number.NaN), condition.fils, id.allCores.length);
+    controls.push(cpuMaxControl(enfants.map((e) => e.resume.cpu_pourcent.max), condition.fils));
+    // A stream can use at most its threads, and at most the cores it may run on (one when pinned).
+    const usable = seen.map((s) => Math.min(condition.fils, s.length > 0 ? s.length : id.allCores.length));
+    const sum = cpuSumControl(enfants.map((e) => e.resume.cpu_pourcent.mediane), usable, id.allCores.length);
     if (sum) controls.push(sum);
   }
   const affinity = seen.every((s) => s.length > 0) ? affinityControl(seen, condition.affinite, id.allCores) : undefined;
@@ -83,17 +103,27 @@ export function armRecord(run: ArmRun, id: ArmIdentity): ArmRecord {
     const medianCompute = median(enfants.flatMap((e) => e.passes.map((p) => p.temps_calcul_s)));
     const skew = skewControl(timedSync.map((s) => s.skewMs), medianCompute, condition.flux);
     if (skew) controls.push(skew);
-    if (id.outsideCores !== undefined) controls.push(outsideLoadControl(id.outsideCores));
+    if (run.timedCpu.length > 0) controls.push(outsideLoadControl(outsideCoresOver(run.timedCpu)));
   }
-  // Aggregate of each timed pass: only passes every stream finished.
-  const passIds = [...new Set(enfants.flatMap((e) => e.passes.map((p) => p.passe)))].sort((a, b) => a - b);
-  const perPass = passIds
-    .map((j) => enfants.map((e) => e.passes.find((p) => p.passe === j)?.ratio))
-    .filter((r): r is number[] => r.every((x) => x !== undefined))
-    .map((r) => r.reduce((a, b) => a + b, 0));
+  return { controls, affinity };
+}
+
+/** Turn a worker run into the archived arm, with its statistics and controls. */
+export function armRecord(run: ArmRun, id: ArmIdentity): ArmRecord {
+  const { condition } = id;
+  const enfants = run.children.map(childRecord);
+  const invalid = run.children.flatMap((c) => c.passes.map((p) => invalidPass(c.rang, p))).filter((m): m is string => m !== undefined);
+  const etat = run.state === 'done' && invalid.length > 0 ? 'failed' : run.state;
+  const complete = etat === 'done' && enfants.every((e) => e.passes.length > 0);
+  const { controls, affinity } = armControls(run, id, enfants, complete);
+  const spans = run.sync.map((s) => ({ s, ...passSpan(run.children, s) }));
+  // Aggregate of each timed pass: only passes every stream finished, and that measured something.
+  const perPass = spans.filter(({ s, audio, spanSeconds }) => !s.warmup && s.endsMs.length === enfants.length && positive(audio) && positive(spanSeconds)).map(({ audio, spanSeconds }) => audio / spanSeconds);
   const perPassMedian = perPass.length > 0 ? median(perPass) : null;
   const iqr = distribution(perPass).iqr;
-  const relativeSpread = perPassMedian && iqr !== null ? iqr / perPassMedian : null;
+  // With fewer passes than an interval needs, a spread means nothing either: unknown, and so NOISY.
+  const relativeSpread = perPassMedian && iqr !== null && perPass.length >= MIN_PASSES_TO_DECIDE ? iqr / perPassMedian : null;
+  const perStream = enfants.map((e) => e.resume.ratio.mediane);
   return {
     voix: id.voice.name,
     voix_synthetique: id.voice.synthetic,
@@ -102,13 +132,13 @@ export function armRecord(run: ArmRun, id: ArmIdentity): ArmRecord {
     flux_simultanes: condition.flux,
     fils_par_flux: condition.fils,
     affinite_demandee: condition.affinite,
-    affinites_vues: seen,
+    affinites_vues: enfants.map((e) => e.affinite_effective),
     controle_affinite_tenu: affinity?.held ?? false,
-    etat: run.state,
-    erreur: run.message ?? null,
+    etat,
+    erreur: [run.message, ...invalid].filter(Boolean).join('; ') || null,
     mural_total_s: run.wallSeconds,
     enfants,
-    synchro: run.sync.map((s) => ({
+    synchro: spans.map(({ s, audio, spanSeconds }) => ({
       passe: s.pass,
       echauffement: s.warmup,
       depart_prevu_ms: s.atMs,
@@ -116,14 +146,16 @@ export function armRecord(run: ArmRun, id: ArmIdentity): ArmRecord {
       fins_ms: s.endsMs,
       skew_ms: s.skewMs,
       retard_ms: s.lateMs,
+      audio_total_s: audio,
+      etendue_s: spanSeconds,
     })),
     debit_par_flux_mediane: perStream,
     debit_agrege_mediane: sumOrNull(perStream),
     debit_agrege_par_passe: perPass,
     debit_agrege_passe_mediane: perPassMedian,
-    debit_agrege_ic95: bootstrapMedianCi(perPass),
+    debit_agrege_ic95: medianInterval(perPass),
     dispersion_relative: relativeSpread,
-    bruyant: relativeSpread !== null && relativeSpread > 0.1,
+    bruyant: relativeSpread === null || relativeSpread > 0.1,
     cpu_somme_medianes: sumOrNull(enfants.map((e) => e.resume.cpu_pourcent.mediane)),
     controles: controls,
     // An arm that did not finish, or whose controls were not all taken, does not hold.

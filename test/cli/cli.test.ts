@@ -58,16 +58,35 @@ describe('command line', () => {
     assert.equal(lines[0]?.phoneme_ids[0], 1);
   });
 
-  it('a run with --json prints only the archive on stdout and exits by its controls', () => {
+  it('a run with --json prints only the archive on stdout and exits by its controls; --isolation both runs processes and threads', () => {
     const dir = tempDir('run');
     const text = path.join(dir, 'short.txt');
     writeFileSync(text, 'Bonjour tout le monde.\n');
-    const r = cli(['2', '--settle', '0', '--voice', 'synthetic-siwis-medium', '--streams', '2', '--affinity', 'on', '--warmup', '0', '--text-file', text, '--out-dir', path.join(dir, 'm'), '--voices-dir', sharedVoicesDir(), '--json'], dir);
+    const r = cli(['2', '--settle', '0', '--voice', 'synthetic-siwis-medium', '--streams', '2', '--affinity', 'on', '--isolation', 'both', '--warmup', '0', '--text-file', text, '--out-dir', path.join(dir, 'm'), '--voices-dir', sharedVoicesDir(), '--json'], dir);
     assert.ok(r.code === 0 || r.code === 3, r.stderr);
     const archive = ArchiveSchema.parse(JSON.parse(r.stdout));
     assert.equal(r.code, archive.controle_tenu ? 0 : 3);
-    assert.match(r.stderr, /SYNTHETIC stand-in|synthetic-siwis-medium/);
-    assert.match(archive.protocole.commande, /--streams 2 --affinity on/);
+    assert.match(r.stderr, /^voice synthetic-siwis-medium: SYNTHETIC stand-in$/m);
+    assert.match(archive.protocole.commande, /--streams 2 --affinity on --isolation both/);
+    assert.deepEqual(archive.bras.map((b) => [b.isolation, b.flux_simultanes, b.affinite_demandee]), [['process', 2, true], ['thread', 2, true]]);
+  });
+
+  it('voices build prints each synthetic voice with its sha256, and voices lists them as SYNTHETIC', () => {
+    const dir = tempDir('voices-cli');
+    const built = cli(['voices', 'build', '--voices-dir', dir]);
+    assert.equal(built.code, 0, built.stderr);
+    const lines = built.stdout.trim().split('\n');
+    assert.equal(lines.length, 2);
+    assert.match(lines[0] ?? '', /^synthetic-siwis-medium \(SYNTHETIC, stands in for fr_FR-siwis-medium\): 15\d{6} parameters, \d+ bytes, sha256 ([0-9a-f]{64}), built in [\d.]+ s -> .*synthetic-siwis-medium\.onnx$/);
+    assert.match(lines[1] ?? '', /^synthetic-tom-medium \(SYNTHETIC, stands in for fr_FR-tom-medium\): /);
+    const sha = /sha256 ([0-9a-f]{64})/.exec(lines[0] ?? '')?.[1] ?? '';
+    const listed = cli(['voices', '--voices-dir', dir]);
+    assert.equal(listed.code, 0, listed.stderr);
+    const rows = listed.stdout.trim().split('\n').map((l) => l.split('\t'));
+    assert.deepEqual(rows[0], ['name', 'rate_hz', 'quality', 'speakers', 'size_mb', 'sha256', 'kind']);
+    assert.deepEqual(rows.slice(1).map((r) => [r[0], r[1], r[5], r[6]]), [['synthetic-siwis-medium', '22050', sha.slice(0, 12), 'SYNTHETIC'], ['synthetic-tom-medium', '44100', rows[2]?.[5], 'SYNTHETIC']]);
+    const empty = cli(['voices', '--voices-dir', tempDir('no-voices')]);
+    assert.match(empty.stdout, /^no voice in .*; the synthetic ones are built on first use/);
   });
 
   it('schema prints a JSON Schema', () => {

@@ -89,7 +89,9 @@ describe('reports from the command line', () => {
     assert.ok(colour.status === 0 || colour.status === 3, colour.stdout);
     assert.ok(colour.stdout.includes('\r\x1b[2Karm 1/1, loading; elapsed 0 s, time left not known yet'), colour.stdout);
     assert.match(colour.stdout, /\r\x1b\[2Karm 1\/1, pass 1\/1; elapsed \d+ s, about 0 s left/);
+    // Whichever way the arm's controls went, its status is coloured: green OK with exit 0, red FAILED with exit 3.
     if (colour.status === 0) assert.ok(colour.stdout.includes('\x1b[32mOK\x1b[0m'), colour.stdout);
+    else assert.ok(colour.stdout.includes('\x1b[31mFAILED\x1b[0m'), colour.stdout);
     const plain = onTty({ NO_COLOR: '1' });
     assert.ok(plain.status === 0 || plain.status === 3, plain.stdout);
     assert.ok(plain.stdout.includes('\x1b[2Karm 1/1'), 'the live line stays');

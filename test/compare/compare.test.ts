@@ -5,7 +5,7 @@ import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import type { Archive } from '../../lib/archive/schema.js';
 import { compareArchives } from '../../lib/compare/compare.js';
-import { readComparable } from '../../lib/compare/read.js';
+import { readComparable, toComparable } from '../../lib/compare/read.js';
 import { runArms } from '../../lib/run/run-arms.js';
 import { throughputFellBeyond } from '../helpers/archive.js';
 import { BIN, sharedVoicesDir, tempDir } from '../helpers/paths.js';
@@ -37,10 +37,10 @@ function scale(a: Archive, factor: number): void {
   }
 }
 
-/** A hand-written archive of the original Python script (REFERENCE section 1 keys only). */
-function pythonArchive(ratio: number): unknown {
+/** A hand-written archive of the original Python script (REFERENCE section 1 keys only), 6 passes. */
+function pythonArchive(ratio: number, voice = 'fr_FR-siwis-medium'): unknown {
   const pass = (passe: number, r: number) => ({ passe, temps_calcul_s: 2, audio_s: 2 * r, ratio: r, rtf: 1 / r, cpu_pourcent: 99 });
-  const child = (rang: number) => ({ rang, affinite_effective: [0, 1], passes: [pass(1, ratio), pass(2, ratio * 1.01), pass(3, ratio * 0.99)], resume: { ratio: { min: ratio * 0.99, max: ratio * 1.01, mediane: ratio }, rtf: { min: 0, max: 0, mediane: 0 }, cpu_pourcent: { min: 99, max: 99, mediane: 99 } } });
+  const child = (rang: number) => ({ rang, affinite_effective: [0, 1], passes: [1, 1.01, 0.99, 1, 1.005, 0.995].map((f, j) => pass(j + 1, ratio * f)), resume: { ratio: { min: ratio * 0.99, max: ratio * 1.01, mediane: ratio }, rtf: { min: 0, max: 0, mediane: 0 }, cpu_pourcent: { min: 99, max: 99, mediane: 99 } } });
   return {
     outil: 'mesure_piper_parallele.py',
     question: 'K processus ou K threads ?',
@@ -50,9 +50,9 @@ function pythonArchive(ratio: number): unknown {
     machine: 'aarch64',
     coeurs: 2,
     date_utc: '2025-01-01T00:00:00Z',
-    protocole: { source_du_texte: 'phrases françaises', passes_par_bras: 3, conditions: [], dimensions: {}, synchronisation: 'barriere', pourquoi_barriere: '...', controle: [], commande: 'python3 mesure_piper_parallele.py 3' },
+    protocole: { source_du_texte: 'phrases françaises', passes_par_bras: 6, conditions: [], dimensions: {}, synchronisation: 'barriere', pourquoi_barriere: '...', controle: [], commande: 'python3 mesure_piper_parallele.py 3' },
     bras: [
-      { voix: 'fr_FR-siwis-medium', flux_simultanes: 2, fils_par_flux: 1, affinite_demandee: false, affinites_vues: [[0, 1], [0, 1]], controle_affinite_tenu: true, mural_total_s: 10, enfants: [child(0), child(1)], debit_par_flux_mediane: [ratio, ratio], debit_agrege_mediane: 2 * ratio, cpu_somme_medianes: 198, controle_tenu: true },
+      { voix: voice, flux_simultanes: 2, fils_par_flux: 1, affinite_demandee: false, affinites_vues: [[0, 1], [0, 1]], controle_affinite_tenu: true, mural_total_s: 10, enfants: [child(0), child(1)], debit_par_flux_mediane: [ratio, ratio], debit_agrege_mediane: 2 * ratio, cpu_somme_medianes: 198, controle_tenu: true },
     ],
     controle_tenu: true,
   };
@@ -126,14 +126,42 @@ describe('compare', () => {
     writeFileSync(p1, JSON.stringify(pythonArchive(5)));
     writeFileSync(p2, JSON.stringify(pythonArchive(4)));
     const py1 = await readComparable(p1);
-    assert.deepEqual(py1.workload, { text: null, passes: 3, warmup: null, session: null });
+    assert.deepEqual(py1.workload, { text: null, passes: 6, warmup: null, session: null });
     assert.equal(py1.arms[0]?.voiceSha256, null);
     const pp = compareArchives(py1, await readComparable(p2));
     assert.ok(pp.rows.filter((r) => r.metric === 'aggregate').every((r) => r.verdict === 'SLOWER'), JSON.stringify(pp.rows));
     const mixed = compareArchives(py1, await readComparable(variant('a6', steady)));
     assert.match(mixed.refused ?? '', /different tools \(A by python, B by piper-parallel\)/);
-    const forced = compareArchives(py1, await readComparable(variant('a7', steady)), { force: true });
-    assert.ok(forced.rows.filter((r) => r.verdict !== 'ONLY IN A' && r.verdict !== 'ONLY IN B').every((r) => r.verdict === 'INCOMPARABLE'));
+    // Forced against ours, an arm of the same voice and layout pairs, and every one of its metrics is INCOMPARABLE.
+    const py3 = path.join(dir, 'py3.json');
+    writeFileSync(py3, JSON.stringify(pythonArchive(5, 'synthetic-siwis-medium')));
+    const forced = compareArchives(await readComparable(py3), await readComparable(variant('a7', steady)), { force: true });
+    const paired = forced.rows.filter((r) => r.arm === 'synthetic-siwis-medium K=2 T=1 free process');
+    assert.deepEqual(paired.map((r) => [r.metric, r.verdict]), [['aggregate', 'INCOMPARABLE'], ['per_stream', 'INCOMPARABLE'], ['cpu_percent', 'INCOMPARABLE']]);
+    assert.match(paired[0]?.why ?? '', /text unknown in A/);
+    assert.equal(forced.comparedArms, 0);
+  });
+
+  it('never sets the script\'s sum of stream medians against this tool\'s speech over the span', async () => {
+    const ours = await readComparable(variant('a8', steady));
+    const theirs = structuredClone(ours);
+    for (const arm of theirs.arms) arm.aggregateMeaning = 'sum-of-stream-medians';
+    const c = compareArchives(ours, theirs);
+    assert.ok(c.rows.filter((r) => r.metric === 'aggregate').every((r) => r.verdict === 'INCOMPARABLE' && /aggregate means speech-over-span in A and sum-of-stream-medians in B/.test(r.why)), JSON.stringify(c.rows));
+  });
+
+  it('reads schema 1 archives, recomputing their aggregate as speech over the span from their passes', async () => {
+    const v2 = structuredClone(base);
+    steady(v2);
+    const v1 = structuredClone(v2) as unknown as Record<string, unknown> & { bras: Array<Record<string, unknown>> };
+    v1.schema_version = 1;
+    // What schema 1 held there: the sum of the streams' ratios per pass.
+    for (const b of v1.bras) b.debit_agrege_passe_mediane = 999;
+    const old = toComparable(v1, 'old');
+    const now = toComparable(v2, 'now');
+    assert.deepEqual(old.arms.map((x) => x.aggregate), now.arms.map((x) => x.aggregate));
+    assert.deepEqual(old.arms.map((x) => x.aggregateMeaning), now.arms.map(() => 'speech-over-span'));
+    assert.equal(old.machine, now.machine);
   });
 
   it('command line: Markdown on stdout, exit 0 / 4 / 2, --json, and one-line errors for broken files', () => {
@@ -168,6 +196,12 @@ describe('compare', () => {
     writeFileSync(missing, JSON.stringify(m));
     assert.match(run([a, missing]).stderr, /missing\.json is not a piper-parallel archive this version reads \(bras: /);
     assert.match(run([a]).stderr, /compare takes two archives, got 1/);
+    // Nothing comparable (3 passes each: no spread known, so every throughput is NOISY): exit 2, and it says so.
+    const noisy = (name: string) => variant(name, (x) => { for (const b of x.bras) { b.dispersion_relative = null; b.controle_tenu = true; } });
+    const nothing = run([noisy('n1'), noisy('n2')]);
+    assert.equal(nothing.status, 2, nothing.stdout);
+    assert.match(nothing.stdout, /NOTHING COMPARED: 0 of 2 arm\(s\) compared/);
+    assert.match(nothing.stderr, /^piper-parallel: nothing could be compared .*at least 6 passes/m);
     assert.match(run([a, a, '--tolerance', 'x']).stderr, /--tolerance must be a percentage above 0/);
   });
 });

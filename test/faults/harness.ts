@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { execSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { BIN, sharedVoicesDir, tempDir } from '../helpers/paths.js';
 
 export interface CliRun {
@@ -16,20 +17,35 @@ export interface CliOptions {
   env?: Record<string, string>;
   /** Called on every chunk of stdout with the child process, e.g. to send it a signal. */
   onStdout?: (all: string, pid: number) => void;
+  /** The same for stderr, where the traced command line reports every stream message. */
+  onStderr?: (all: string, pid: number) => void;
+  /**
+   * Run the command line with the fault suite's adapters (test/fixtures/fault-cli.ts): a fault for
+   * stream 0 or the archive write, and/or `trace: ...` lines on stderr for every stream message.
+   */
+  fault?: 'throw-in-pass' | 'hang-before-barrier' | 'exit-in-pass' | 'archive-write';
+  trace?: boolean;
   timeoutMs?: number;
 }
+
+const FAULT_CLI = fileURLToPath(new URL('../fixtures/fault-cli.js', import.meta.url));
 
 /** Run the real command line; never hangs (SIGKILL at the timeout, reported as a failure). */
 export function runCli(args: string[], o: CliOptions = {}): Promise<CliRun> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...o.env } });
+    const injected = o.fault !== undefined || o.trace === true;
+    const env = { ...process.env, ...o.env, ...(o.fault ? { PIPER_PARALLEL_TEST_FAULT: o.fault } : {}), ...(o.trace ? { PIPER_PARALLEL_TEST_TRACE: '1' } : {}) };
+    const child = spawn(process.execPath, [injected ? FAULT_CLI : BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => {
       stdout += d.toString();
       o.onStdout?.(stdout, child.pid as number);
     });
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      o.onStderr?.(stderr, child.pid as number);
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), o.timeoutMs ?? 180_000);
     child.on('exit', (code, signal) => {
       clearTimeout(timer);

@@ -50,7 +50,7 @@ export function expectedMarks(a: Archive): Map<string, number> {
   out.set(`skew-${voice}`, arms.filter((b) => b.flux_simultanes >= 2).reduce((n, b) => n + b.synchro.filter((s) => !s.echauffement).length, 0));
   arms.forEach((b, i) => {
     const limits = b.controles.filter((c) => c.name === 'cpu_max' || c.name === 'cpu_sum').length;
-    out.set(`cpu-${voice}-${i}`, b.enfants.reduce((n, c) => n + c.passes.length, 0) + limits);
+    out.set(`cpu-${voice}-${i}`, b.enfants.reduce((n, c) => n + c.passes.filter((p) => p.cpu_pourcent !== null).length, 0) + limits);
   });
   return out;
 }
@@ -60,15 +60,26 @@ export function expectedMarks(a: Archive): Map<string, number> {
  * controls held and its own spread within the tolerance in both runs, whose aggregate or
  * per-stream median throughput fell by more than the tolerance? compare must exit 4 exactly then.
  */
-export function throughputFellBeyond(a: Archive, b: Archive, tolerancePercent: number): boolean {
-  type Arm = Archive['bras'][number];
-  const key = (x: Arm): string => [x.voix, x.flux_simultanes, x.fils_par_flux, x.affinite_demandee, x.isolation].join(' ');
-  const perStream = (x: Arm): number | null => (x.debit_par_flux_mediane.some((v) => v === null) ? null : median(x.debit_par_flux_mediane as number[]));
-  const steady = (x: Arm): boolean => (x.dispersion_relative ?? 0) * 100 <= tolerancePercent;
-  const fell = (va: number | null, vb: number | null): boolean => va !== null && vb !== null && va > 0 && ((vb - va) / va) * 100 < -tolerancePercent;
-  return a.bras.some((x) => {
-    const y = b.bras.find((z) => key(z) === key(x));
-    if (!y || !x.controle_tenu || !y.controle_tenu || !steady(x) || !steady(y)) return false;
-    return fell(x.debit_agrege_passe_mediane, y.debit_agrege_passe_mediane) || fell(perStream(x), perStream(y));
+type Arm = Archive['bras'][number];
+const armKeyOf = (x: Arm): string => [x.voix, x.flux_simultanes, x.fils_par_flux, x.affinite_demandee, x.isolation].join(' ');
+// An unknown spread (too few passes) is not steady: compare calls it NOISY.
+const steady = (x: Arm, tolerancePercent: number): boolean => x.dispersion_relative !== null && x.dispersion_relative * 100 <= tolerancePercent;
+
+/** Pairs of arms compare can count: same key, controls held and own spread within the tolerance in both runs. */
+function countablePairs(a: Archive, b: Archive, tolerancePercent: number): Array<[Arm, Arm]> {
+  return a.bras.flatMap((x): Array<[Arm, Arm]> => {
+    const y = b.bras.find((z) => armKeyOf(z) === armKeyOf(x));
+    return y && x.controle_tenu && y.controle_tenu && steady(x, tolerancePercent) && steady(y, tolerancePercent) ? [[x, y]] : [];
   });
+}
+
+export function throughputFellBeyond(a: Archive, b: Archive, tolerancePercent: number): boolean {
+  const perStream = (x: Arm): number | null => (x.debit_par_flux_mediane.some((v) => v === null) ? null : median(x.debit_par_flux_mediane as number[]));
+  const fell = (va: number | null, vb: number | null): boolean => va !== null && vb !== null && va > 0 && ((vb - va) / va) * 100 < -tolerancePercent;
+  return countablePairs(a, b, tolerancePercent).some(([x, y]) => fell(x.debit_agrege_passe_mediane, y.debit_agrege_passe_mediane) || fell(perStream(x), perStream(y)));
+}
+
+/** Recomputed the same way: could compare count any arm at all? If not, it must exit 2. */
+export function anyArmComparable(a: Archive, b: Archive, tolerancePercent: number): boolean {
+  return countablePairs(a, b, tolerancePercent).length > 0;
 }

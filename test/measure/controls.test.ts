@@ -14,16 +14,35 @@ describe('controls hold and fail on injected readings', () => {
     assert.equal(cpuMaxControl([Number.NaN], 1).held, false);
   });
 
-  it('cpu_sum: K >= 2 only, > 75 x min(K x T, cores)', () => {
-    assert.equal(cpuSumControl([98], 1, 2), undefined);
-    assert.equal(cpuSumControl([98, 97], 1, 2)?.held, true);
-    const f = cpuSumControl([98, 40], 1, 2);
+  it('an unreadable CPU figure is unknown: the control does not hold and says it could not check', () => {
+    const max = cpuMaxControl([99, null], 1);
+    assert.deepEqual([max.held, max.measured], [false, null]);
+    assert.equal(max.message, "stream 1's CPU could not be read, so cpu_max could not be checked");
+    const sum = cpuSumControl([null, 99], [1, 1], 2);
+    assert.deepEqual([sum?.held, sum?.measured, sum?.threshold], [false, null, 150]);
+    const skew = skewControl([], 1, 2);
+    assert.deepEqual([skew?.held, skew?.measured], [false, null]);
+  });
+
+  it('cpu_sum: K >= 2 only, > 75 x min(cores the streams may use, cores)', () => {
+    assert.equal(cpuSumControl([98], [1], 2), undefined);
+    assert.equal(cpuSumControl([98, 97], [1, 1], 2)?.held, true);
+    const f = cpuSumControl([98, 40], [1, 1], 2);
     assert.equal(f?.held, false);
     assert.equal(f?.threshold, 150);
     assert.match(f?.message ?? '', /12 points short of 150%/);
     // Oversubscribed: 4 streams on 2 cores can only add to 200%.
-    assert.equal(cpuSumControl([50, 50, 50, 50], 1, 2)?.held, true);
-    assert.equal(cpuSumControl([50, 50, 50, 50], 1, 2)?.threshold, 150);
+    assert.equal(cpuSumControl([50, 50, 50, 50], [1, 1, 1, 1], 2)?.held, true);
+    assert.equal(cpuSumControl([50, 50, 50, 50], [1, 1, 1, 1], 2)?.threshold, 150);
+  });
+
+  it('cpu_sum: two pinned T=2 streams on 4 cores can use one core each, so 200% holds', () => {
+    // Each pinned stream sees one core: min(T=2, 1 core) = 1, so the floor is 75 x 2 = 150, not 300.
+    const pinned = cpuSumControl([100, 100], [1, 1], 4);
+    assert.deepEqual([pinned?.threshold, pinned?.held], [150, true]);
+    // Free, the same two streams could use 4 cores between them: 200% is then too little.
+    const free = cpuSumControl([100, 100], [2, 2], 4);
+    assert.deepEqual([free?.threshold, free?.held], [300, false]);
   });
 
   it('affinity pinned: one core each, distinct, min(K, cores) of them', () => {

@@ -67,6 +67,7 @@ describe('progress', () => {
     assert.equal(colorEnabled({ isTTY: false }, {}), false);
     assert.equal(colorEnabled({}, {}), false);
     assert.equal(paintStatus('x  OK'), 'x  \x1b[32mOK\x1b[0m');
+    assert.equal(paintStatus('x  OK (2 passes: too few to judge spread or decide)'), 'x  \x1b[32mOK\x1b[0m (2 passes: too few to judge spread or decide)');
     assert.equal(paintStatus('FAILED cpu_sum: short'), '\x1b[31mFAILED\x1b[0m cpu_sum: short');
   });
 });

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ArmRecord } from '../../lib/archive/schema.js';
+import { median, medianInterval } from '../../lib/measure/stats.js';
+import { Prng } from '../../lib/prng.js';
 import { buildVerdict } from '../../lib/report/verdict.js';
 import { armLine } from '../../lib/report/table.js';
 
-/** An arm with just what the verdict reads. */
-function arm(p: { k: number; t: number; pin: boolean; agg: number; ci: [number, number]; per: number[]; held?: boolean; iso?: 'process' | 'thread' }): ArmRecord {
+/** An arm with just what the verdict reads; 6 timed passes unless `passes` says otherwise. */
+function arm(p: { k: number; t: number; pin: boolean; agg: number; ci: [number, number] | null; per: number[]; held?: boolean; iso?: 'process' | 'thread'; passes?: number[] }): ArmRecord {
   return {
     voix: 'synthetic-siwis-medium',
     voix_synthetique: true,
@@ -23,7 +25,7 @@ function arm(p: { k: number; t: number; pin: boolean; agg: number; ci: [number, 
     synchro: [],
     debit_par_flux_mediane: p.per,
     debit_agrege_mediane: p.agg,
-    debit_agrege_par_passe: [p.agg],
+    debit_agrege_par_passe: p.passes ?? Array.from({ length: 6 }, () => p.agg),
     debit_agrege_passe_mediane: p.agg,
     debit_agrege_ic95: p.ci,
     dispersion_relative: 0.01,
@@ -67,6 +69,35 @@ describe('verdict', () => {
     assert.doesNotMatch(c.phrase, /more speech per second/);
   });
 
+  it('names no winner below 6 passes, however far apart the figures, and says why', () => {
+    const v = buildVerdict([
+      arm({ k: 2, t: 1, pin: false, agg: 20.6, ci: null, per: [10.3, 10.3], passes: [20.6, 20.6, 20.6] }),
+      arm({ k: 1, t: 2, pin: false, agg: 20, ci: null, per: [20], passes: [20, 20, 20] }),
+    ], 2);
+    const c = v.comparaisons[0]!;
+    assert.equal(c.resolu, false);
+    assert.match(c.phrase, /Too few passes to decide: 3 timed passes, and a 95% interval of a median needs at least 6; run again with 6 or more\./);
+    assert.doesNotMatch(c.phrase, /more speech per second|not resolved: their intervals overlap/);
+  });
+
+  it('two identical layouts, simulated with seeded noise: never resolved below 6 passes, rarely at 6 (seeded simulation)', () => {
+    const rng = new Prng(7);
+    const noisy = (): number => 20 * (1 + 0.1 * (rng.next() + rng.next() + rng.next() - 1.5));
+    const sameLayouts = (n: number): boolean => {
+      const passesA = Array.from({ length: n }, noisy);
+      const passesB = Array.from({ length: n }, noisy);
+      const v = buildVerdict([
+        arm({ k: 2, t: 1, pin: false, agg: median(passesA), ci: medianInterval(passesA), per: [10, 10], passes: passesA }),
+        arm({ k: 2, t: 1, pin: true, agg: median(passesB), ci: medianInterval(passesB), per: [10, 10], passes: passesB }),
+      ], 2);
+      return v.comparaisons[0]!.resolu;
+    };
+    const rate = (n: number): number => Array.from({ length: 1000 }, () => sameLayouts(n)).filter(Boolean).length / 1000;
+    assert.deepEqual([1, 2, 3, 5].map(rate), [0, 0, 0, 0]);
+    // Two non-overlapping [min, max] of 6 identical draws: 2 / C(12, 6) = 0.2%.
+    assert.ok(rate(6) <= 0.05, `identical layouts declared different ${rate(6)} of the time at 6 passes`);
+  });
+
   it('leaves out and names arms whose controls failed', () => {
     const v = buildVerdict([
       arm({ k: 2, t: 1, pin: false, agg: 30, ci: [29, 31], per: [15, 15], held: false }),
@@ -87,6 +118,24 @@ describe('verdict', () => {
     ], 2);
     assert.deepEqual(v.passage_a_l_echelle, ['synthetic-siwis-medium, process, T=1, free: K=1 x10.0 (ideal x10.0, 100%); K=2 x19.0 (ideal x20.0, 95%); K=4 x18.0 (ideal x20.0, 90%)']);
     assert.equal(v.comparaisons.length, 2);
+  });
+
+  it('the ideal counts the cores a stream already uses: two T=2 streams on 2 cores cannot double one', () => {
+    const v = buildVerdict([
+      arm({ k: 1, t: 2, pin: false, agg: 16, ci: [15, 17], per: [16] }),
+      arm({ k: 2, t: 2, pin: false, agg: 17, ci: [16, 18], per: [8.5, 8.5] }),
+    ], 2);
+    assert.deepEqual(v.passage_a_l_echelle, ['synthetic-siwis-medium, process, T=2, free: K=1 x16.0 (ideal x16.0, 100%); K=2 x17.0 (ideal x16.0, 106%)']);
+    // On 4 cores the same pair can use all four: the ideal doubles.
+    assert.match(buildVerdict([arm({ k: 1, t: 2, pin: false, agg: 16, ci: [15, 17], per: [16] }), arm({ k: 2, t: 2, pin: false, agg: 30, ci: [29, 31], per: [15, 15] })], 4).passage_a_l_echelle[0] ?? '', /K=2 x30\.0 \(ideal x32\.0, 94%\)/);
+  });
+
+  it('a K=1 arm whose controls failed is no baseline', () => {
+    const v = buildVerdict([
+      arm({ k: 1, t: 1, pin: false, agg: 10, ci: [9, 11], per: [10], held: false }),
+      arm({ k: 2, t: 1, pin: false, agg: 19, ci: [18, 20], per: [9.5, 9.5] }),
+    ], 2);
+    assert.deepEqual(v.passage_a_l_echelle, ["synthetic-siwis-medium, process, T=1, free: no baseline, the K=1 arm's controls failed"]);
   });
 
   it('the table flags a NOISY arm with its spread', () => {

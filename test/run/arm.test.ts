@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
-import { ProcessAdapter } from '../../lib/run/adapters/process.js';
+import { allowedCores } from '../../lib/measure/clock.js';
+import { findTaskset, ProcessAdapter } from '../../lib/run/adapters/process.js';
+import { armRecord } from '../../lib/run/record.js';
 import { DEFAULT_TIMEOUTS, runArmWorkers } from '../../lib/run/arm.js';
 import type { StreamWorker, WorkerAdapter } from '../../lib/run/worker.js';
 
@@ -73,12 +75,98 @@ describe('the barrier with real child processes', () => {
     assert.ok(workers.every((w) => !alive(w.pid)));
   });
 
-  it('pinned children start under taskset and see their one core', { skip: !new ProcessAdapter() && 'never' }, async () => {
-    const { findTaskset } = await import('../../lib/run/adapters/process.js');
-    if (!findTaskset()) return;
-    const { spawnSync } = await import('node:child_process');
-    const out = spawnSync(findTaskset() as string, ['-c', '0', process.execPath, '-e', "console.log(require('fs').readFileSync('/proc/self/status','utf8').match(/Cpus_allowed_list:\\s*(\\S+)/)[1])"], { encoding: 'utf8' });
-    assert.equal(out.stdout.trim(), '0');
+  it('reads the machine\'s CPU around every timed pass only, naming the live stream processes', async () => {
+    const { adapter, workers } = tracking(() => 'normal');
+    const calls: number[][] = [];
+    let ms = 0;
+    const cpuSampler = { snapshot: (pids: readonly number[] = []) => { calls.push([...pids]); ms += 100; return { systemBusyTicks: ms, ownTicks: ms, atMs: ms }; } };
+    const run = await runArmWorkers({ adapter, streams: 2, cores: [undefined, undefined], init, timeouts: { ...DEFAULT_TIMEOUTS, barrierMs: 10_000 }, cpuSampler });
+    assert.equal(run.state, 'done', run.message);
+    // 1 warm-up pass and 3 timed ones: two readings per timed pass, none for the warm-up.
+    assert.equal(calls.length, 6);
+    assert.equal(run.timedCpu.length, 3);
+    for (const pids of calls) assert.deepEqual(pids, workers.map((w) => w.pid));
+  });
+});
+
+const HAS_TASKSET = findTaskset() !== undefined && allowedCores().length >= 2;
+const NO_TASKSET = !HAS_TASKSET && 'needs util-linux taskset and 2 usable cores';
+/** 400 ms passes: long enough that 2% of one (8 ms) is well above the barrier's own skew. */
+const controlInit = { ...init, warmup: 1, passes: 3 };
+
+/** Real spin processes through the process adapter, `modes(rang)` each, turned into an archived arm. */
+async function controlArm(o: { streams: number; modes?: (rang: number) => string; cores?: Array<number | undefined>; adapter?: WorkerAdapter; pinned?: boolean }) {
+  const adapter = o.adapter ?? new ProcessAdapter({ entry: FAKE, args: (rang) => [o.modes?.(rang) ?? 'normal', '400'] });
+  const cores = o.cores ?? Array.from({ length: o.streams }, () => undefined);
+  const run = await runArmWorkers({ adapter, streams: o.streams, cores, init: controlInit, timeouts: { ...DEFAULT_TIMEOUTS, barrierMs: 20_000 } });
+  assert.equal(run.state, 'done', run.message);
+  const arm = armRecord(run, { voice: { name: 'spin', synthetic: true, sha256: 'x' }, condition: { flux: o.streams, fils: 1, affinite: o.pinned ?? false, isolation: 'process' }, allCores: allowedCores() });
+  return (name: string) => arm.controles.find((c) => c.name === name);
+}
+
+describe('every control, provoked for real through stream processes', () => {
+  it('a normal K=2 run holds cpu_max, cpu_sum, affinity and start_skew', async () => {
+    const control = await controlArm({ streams: 2 });
+    for (const name of ['cpu_max', 'cpu_sum', 'affinity', 'start_skew']) assert.equal(control(name)?.held, true, control(name)?.message ?? name);
+  });
+
+  it('cpu_max fails when a stream declared single-threaded spins a second thread', async () => {
+    const c = await controlArm({ streams: 1, modes: () => 'extra-thread' });
+    assert.equal(c('cpu_max')?.held, false);
+    assert.ok((c('cpu_max')?.measured ?? 0) > 150, c('cpu_max')?.message);
+  });
+
+  it('cpu_sum fails when the streams do not overlap', async () => {
+    const c = await controlArm({ streams: 2, modes: (rang) => (rang === 1 ? 'after-others' : 'normal') });
+    assert.equal(c('cpu_sum')?.held, false, c('cpu_sum')?.message);
+    // One stream at about 100%, the other at about a third: well short of 150%.
+    assert.ok((c('cpu_sum')?.measured ?? 999) < 145, c('cpu_sum')?.message);
+  });
+
+  it('start_skew fails when one stream starts 50 ms late', async () => {
+    const c = await controlArm({ streams: 2, modes: (rang) => (rang === 1 ? 'late-start' : 'normal') });
+    assert.equal(c('start_skew')?.held, false);
+    assert.ok((c('start_skew')?.measured ?? 0) >= 45, c('start_skew')?.message);
+  });
+
+  it('pinned process streams run on distinct cores, seen from inside each', { skip: NO_TASKSET }, async () => {
+    const c = await controlArm({ streams: 2, cores: [0, 1].map((i) => allowedCores()[i]), pinned: true });
+    assert.equal(c('affinity')?.held, true, c('affinity')?.message);
+    assert.equal(c('affinity')?.measured, 2);
+  });
+
+  it('affinity fails when two pinned streams land on one core', { skip: NO_TASKSET }, async () => {
+    const inner = new ProcessAdapter({ entry: FAKE, args: () => ['normal', '400'] });
+    const first = allowedCores()[0];
+    // The test adapter pins every stream to the first core, whatever it was asked.
+    const adapter: WorkerAdapter = { isolation: 'process', spawn: (o) => inner.spawn({ ...o, core: first }) };
+    const c = await controlArm({ streams: 2, cores: [0, 1].map((i) => allowedCores()[i]), adapter, pinned: true });
+    assert.equal(c('affinity')?.held, false);
+    assert.equal(c('affinity')?.measured, 1);
+    assert.match(c('affinity')?.message ?? '', /pinning did not hold: streams saw \[(\d+)\] \[\1\]/);
+  });
+});
+
+describe('stopping streams', () => {
+  it('a stream that ignores SIGTERM is killed with SIGKILL after the grace period, and reaped', async () => {
+    const adapter = new ProcessAdapter({ entry: fileURLToPath(new URL('../fixtures/stubborn-stream.js', import.meta.url)) });
+    const w = adapter.spawn({ rang: 0, core: undefined });
+    // Wait until it runs (its SIGTERM handler is in place), from its own word.
+    // (Its word is not a protocol message, so the adapter passes it on as a malformed one: any will do.)
+    await new Promise<void>((resolve) => w.onMessage(() => resolve()));
+    const t0 = Date.now();
+    const exit = await w.terminate(400);
+    assert.equal(exit.signal, 'SIGKILL');
+    assert.ok(Date.now() - t0 >= 390, `killed after ${Date.now() - t0} ms`);
+    assert.equal(alive(w.pid), false);
+  });
+
+  it('a pass that runs past its timeout fails the arm as timed-out, naming the stream', async () => {
+    const adapter = new ProcessAdapter({ entry: FAKE, args: () => ['normal', '3000'] });
+    const run = await runArmWorkers({ adapter, streams: 1, cores: [undefined], init: { ...init, warmup: 0, passes: 1 }, timeouts: { ...DEFAULT_TIMEOUTS, passMs: 500, graceMs: 200 } });
+    assert.equal(run.state, 'timed-out');
+    assert.match(run.message ?? '', /^during pass 0: no answer within 1 s from stream 0 \(pid \d+\)/);
+    assert.ok(run.wallSeconds < 3, `${run.wallSeconds} s`);
   });
 });
 

@@ -1,11 +1,19 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { ArchiveSchema } from '../../lib/archive/schema.js';
 import { PiperParallelError } from '../../lib/errors.js';
+import { fileURLToPath } from 'node:url';
+import { ProcessAdapter } from '../../lib/run/adapters/process.js';
+import { ThreadAdapter } from '../../lib/run/adapters/thread.js';
 import { runArms } from '../../lib/run/run-arms.js';
+import { resolveVoice } from '../../lib/voice/load.js';
 import { sharedVoicesDir, tempDir } from '../helpers/paths.js';
+
+const FAULTY = fileURLToPath(new URL('../fixtures/faulty-stream.js', import.meta.url));
+const SPIN = fileURLToPath(new URL('../../lib/run/entry/spin-stream.js', import.meta.url));
+const HANGING_THREAD = fileURLToPath(new URL('../fixtures/hanging-thread.js', import.meta.url));
 
 describe('runArms end to end (synthetic voice, one short sentence, 2 passes)', () => {
   it('runs the four default conditions and writes an archive that matches the schema', async () => {
@@ -22,6 +30,8 @@ describe('runArms end to end (synthetic voice, one short sentence, 2 passes)', (
       assert.equal(b.enfants.length, b.flux_simultanes);
       for (const e of b.enfants) {
         assert.equal(e.passes.length, 2);
+        // A process that loaded the voice's model peaks above the model's size (VmHWM, after each pass).
+        assert.ok((e.rss_pic_octets ?? 0) > onDisk.voix[0]!.taille_octets, `peak RSS ${e.rss_pic_octets}`);
         assert.equal(e.echauffement.length, 1);
         assert.ok(e.phonemisation_s !== null && e.phonemisation_s > 0);
       }
@@ -41,13 +51,57 @@ describe('runArms end to end (synthetic voice, one short sentence, 2 passes)', (
     assert.ok(events.includes('arm-end') && events.includes('pass'));
   });
 
-  it('an arm whose worker throws fails, the run goes on, and nothing may be published', async () => {
+  it('an arm whose onnxruntime session.run throws fails with onnxruntime\'s own message, the run goes on, nothing may be published', async () => {
     const outDir = tempDir('out');
-    const r = await runArms({ settleSeconds: 0, passes: 1, warmup: 0, voices: ['synthetic-siwis-medium'], streams: [1], lines: ['Oui.'], outDir, voicesDir: sharedVoicesDir(), fault: 'throw-in-pass' });
+    const adapter = new ProcessAdapter({ entry: FAULTY, args: (rang) => ['throw-in-pass', String(rang)] });
+    const r = await runArms({ settleSeconds: 0, passes: 1, warmup: 0, voices: ['synthetic-siwis-medium'], streams: [1], lines: ['Oui.'], outDir, voicesDir: sharedVoicesDir(), adapters: { process: adapter } });
     assert.equal(r.archive.controle_tenu, false);
     assert.equal(r.archive.bras[0]?.etat, 'failed');
-    assert.match(r.archive.bras[0]?.erreur ?? '', /stream 0 failed during pass 0: injected fault/);
+    // Raised inside session.run by the model's own Gather on ids beyond the voice's table.
+    assert.match(r.archive.bras[0]?.erreur ?? '', /stream 0 failed during pass 0: onnxruntime failed while synthesizing with synthetic-siwis-medium \(.*(out of|bounds|range|idx).*\)/i);
     assert.ok(existsSync(r.path));
+  });
+
+  it('a pass that measures zero audio fails its arm with a message; the next arm runs and the archive lands', async () => {
+    let spawned = 0;
+    const inner = new ProcessAdapter({ entry: SPIN, args: () => [spawned <= 1 ? 'zero-audio' : 'normal', '50'] });
+    const adapter = { isolation: 'process' as const, spawn: (o: { rang: number; core: number | undefined }) => { spawned += 1; return inner.spawn(o); } };
+    const r = await runArms({ settleSeconds: 0, passes: 2, warmup: 0, voices: ['synthetic-siwis-medium'], lines: ['Oui.'], outDir: tempDir('out'), voicesDir: sharedVoicesDir(), adapters: { process: adapter }, conditions: [{ flux: 1, fils: 1, affinite: false, isolation: 'process' }, { flux: 2, fils: 1, affinite: false, isolation: 'process' }] });
+    const [zero, next] = r.archive.bras;
+    assert.equal(zero?.etat, 'failed');
+    assert.match(zero?.erreur ?? '', /^stream 0 pass 0 measured 0 s of audio, so it has no throughput/);
+    assert.equal(next?.etat, 'done');
+    assert.ok(existsSync(r.path));
+    assert.equal(r.archive.controle_tenu, false);
+  });
+
+  it('settles inside a real run: a busy machine is waited for, up to --settle, and what was seen is archived', async () => {
+    // A reader that shows other programs using one whole core, always.
+    let ticks = 0;
+    const busy = { snapshot: () => { ticks += 100; return { systemBusyTicks: ticks, ownTicks: 0, atMs: ticks * 10 }; } };
+    const r = await runArms({ settleSeconds: 1, cpuSampler: busy, passes: 1, warmup: 0, voices: ['synthetic-siwis-medium'], streams: [1], lines: ['Oui.'], outDir: tempDir('out'), voicesDir: sharedVoicesDir() });
+    const waited = r.archive.machine_detail.attente;
+    assert.deepEqual([waited?.attendu_s, waited?.limite_s, waited?.calme, waited?.vu.length], [1, 1, false, 2]);
+    assert.ok(waited?.vu.every((v) => v.autre_cpu_coeurs === 1));
+    // The same reader, around the timed pass, fails the arm's outside-load control.
+    const outside = r.archive.bras[0]?.controles.find((c) => c.name === 'outside_load');
+    assert.deepEqual([outside?.held, outside?.measured], [false, 100]);
+  });
+
+  it('--resume refuses a partial file whose voice changed, or that was written on another machine', async () => {
+    const voice = await resolveVoice('synthetic-siwis-medium', sharedVoicesDir());
+    const header = (voiceSha: string, machine: string) => ({
+      base: 'piper-parallel-20260101-000000', date_utc: '2026-01-01T00:00:00.000Z', machine, passes: 1, warmup: 0,
+      conditions: [{ flux: 1, fils: 1, affinite: false, isolation: 'process' }],
+      text: { source: 'lines', lines: ['Oui.'], sha256: 'x' }, voices: [{ name: 'synthetic-siwis-medium', sha256: voiceSha }], command: 'test',
+    });
+    const partial = (h: unknown): string => {
+      const file = path.join(tempDir('partial'), 'run.jsonl');
+      writeFileSync(file, `${JSON.stringify({ kind: 'header', header: h })}\n`);
+      return file;
+    };
+    await assert.rejects(runArms({ resume: partial(header('0'.repeat(64), 'x')), settleSeconds: 0, voicesDir: sharedVoicesDir() }), /--resume: voice synthetic-siwis-medium changed since the interrupted run \(sha256 000000000000 then, [0-9a-f]{12} now\); start a new run/);
+    await assert.rejects(runArms({ resume: partial(header(voice.sha256, 'arm64|Other CPU|64 cores|64 usable|512 GiB')), settleSeconds: 0, voicesDir: sharedVoicesDir() }), /--resume: the interrupted run was on another machine \(arm64\|Other CPU\|64 cores\|64 usable\|512 GiB; this one is .*\); start a new run/);
   });
 
   it('refuses bad input before measuring anything', async () => {
@@ -84,7 +138,18 @@ describe('runArms with thread isolation (piscina workers, SharedArrayBuffer barr
     // Per-thread accounting: a single-threaded stream cannot show the whole process's 2 threads' worth.
     for (const e of pinned?.enfants ?? []) assert.ok((e.resume.cpu_pourcent.max ?? 0) < 150, `${e.resume.cpu_pourcent.max}`);
     assert.equal(twoThreads?.etat, 'done');
+    // Its CPU counts the onnxruntime pool thread its session made: about 200%, where its own thread alone is about 100%.
+    assert.ok((twoThreads?.enfants[0]?.resume.cpu_pourcent.mediane ?? 0) > 140, `K=1 T=2 thread CPU ${twoThreads?.enfants[0]?.resume.cpu_pourcent.mediane}%`);
+    assert.equal(twoThreads?.enfants[0]?.passes.length, 2);
     assert.equal(r.archive.bras.every((b) => b.controle_tenu === b.controles.every((c) => c.held)), true);
+  });
+
+  it("isolation 'both' runs every condition as processes and as threads, in one archive", async () => {
+    const r = await runArms({ settleSeconds: 0, passes: 1, warmup: 0, voices: ['synthetic-siwis-medium'], streams: [2], isolation: 'both', lines: ['Oui.'], outDir: tempDir('out'), voicesDir: sharedVoicesDir() });
+    assert.deepEqual(r.archive.bras.map((b) => [b.isolation, b.flux_simultanes, b.etat]), [['process', 2, 'done'], ['thread', 2, 'done']]);
+    // Processes have their own pids; threads report the parent's.
+    assert.notEqual(r.archive.bras[0]?.enfants[0]?.pid, process.pid);
+    assert.deepEqual(r.archive.bras[1]?.enfants.map((e) => e.pid), [process.pid, process.pid]);
   });
 
   it('a thread stream that never reaches the barrier fails the arm in bounded time, and the next arm still runs', async () => {
@@ -98,7 +163,7 @@ describe('runArms with thread isolation (piscina workers, SharedArrayBuffer barr
       outDir: tempDir('out'),
       voicesDir: sharedVoicesDir(),
       conditions: [{ flux: 2, fils: 1, affinite: false, isolation: 'thread' }],
-      fault: 'hang-before-barrier',
+      adapters: { thread: new ThreadAdapter({ entry: HANGING_THREAD }) },
       timeouts: { barrierMs: 1500 },
     });
     assert.equal(r.archive.bras[0]?.etat, 'timed-out');

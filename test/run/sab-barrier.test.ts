@@ -36,7 +36,8 @@ describe('SharedArrayBuffer barrier with real worker threads', () => {
 
   it('a stream that leaves after round 1 breaks it for the others at their timeout, nobody hangs', async () => {
     const barrier = SabBarrier.create(3);
-    const ws = [start(barrier, { rounds: 3, timeoutMs: 500 }), start(barrier, { rounds: 3, timeoutMs: 5000 }), start(barrier, { rounds: 3, timeoutMs: 5000, skip: 1 })];
+    // The first waiter's 3 s must outlast three threads starting on a loaded 2-core machine; it only runs out in round 1.
+    const ws = [start(barrier, { rounds: 3, timeoutMs: 3000 }), start(barrier, { rounds: 3, timeoutMs: 20_000 }), start(barrier, { rounds: 3, timeoutMs: 20_000, skip: 1 })];
     await Promise.all(ws.map((w) => w.done));
     // Round 0 released everyone; in round 1 the first times out and the second is released with an error.
     for (const w of ws.slice(0, 2)) {

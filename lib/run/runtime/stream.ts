@@ -13,8 +13,8 @@ export interface StreamHost {
   barrier(pass: number): Promise<void>;
   /** Called once, around creating the session (thread workers serialize it to find their pool threads). */
   createSession<T>(create: () => Promise<T>): Promise<T>;
-  /** CPU seconds of what this stream owns: the whole process, or one thread. */
-  cpuSeconds(): number;
+  /** CPU seconds of what this stream owns: the whole process, or one thread; null when unreadable. */
+  cpuSeconds(): number | null;
   cores(): number[];
   /** Extra facts for the loaded message (thread id, counted threads). */
   identity?(): { tid?: number; cpuThreads?: number };
@@ -48,15 +48,10 @@ export async function runStream(host: StreamHost, first: ReceivedParentMessage):
   });
   const total = init.warmup + init.passes;
   for (let pass = 0; pass < total; pass += 1) {
-    if (init.fault === 'hang-before-barrier' && pass === init.warmup) {
-      await new Promise(() => undefined);
-    }
     host.send({ type: 'ready', pass });
     await host.barrier(pass);
     const cpu0 = host.cpuSeconds();
     const t0 = monotonicMs();
-    if (init.fault === 'throw-in-pass' && pass === init.warmup) throw new PiperParallelError('SYNTHESIS', 'injected fault: onnxruntime failed during a pass');
-    if (init.fault === 'exit-in-pass' && pass === init.warmup) process.exit(70);
     const result = await synth.synthesize(feeds);
     const t1 = monotonicMs();
     const cpu1 = host.cpuSeconds();
@@ -69,7 +64,7 @@ export async function runStream(host: StreamHost, first: ReceivedParentMessage):
       computeSeconds: (t1 - t0) / 1000,
       inferenceSeconds: result.inferenceSeconds,
       audioSeconds: result.audioSeconds,
-      cpuSeconds: cpu1 - cpu0,
+      cpuSeconds: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0,
       startMs: t0,
       endMs: t1,
       peakRssBytes,

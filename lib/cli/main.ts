@@ -1,0 +1,127 @@
+/** The command line's work: parse, validate, call the library, print; returns the exit code. */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { archiveJsonSchema } from '../archive/schema.js';
+import { PiperParallelError } from '../errors.js';
+import type { RunArmsOptions } from '../run/run-arms.js';
+import { TOOL_VERSION } from '../version.js';
+import { compareCommand } from './compare-command.js';
+import { HELP } from './help.js';
+import { reportCommand } from './report-command.js';
+import { exitCodeFor, runCommand, type Io } from './run-command.js';
+import { buildVoices, fetchCommand, listVoices, phonemizeCommand, synthCommand } from './voice-commands.js';
+
+/** The terminal the command writes to. */
+export function processIo(): Io {
+  return {
+    out: (t) => process.stdout.write(`${t}\n`),
+    err: (t) => process.stderr.write(`${t}\n`),
+    errRaw: (t) => process.stderr.write(t),
+    outTty: process.stdout.isTTY === true,
+    errTty: process.stderr.isTTY === true,
+    env: process.env,
+  };
+}
+
+/** What a run may be given besides its flags: the fault suite injects its own adapters here. */
+export type RunDeps = Pick<RunArmsOptions, 'adapters'>;
+
+export async function main(argv: string[], io: Io = processIo(), deps: RunDeps = {}): Promise<number> {
+  // A negative count would otherwise read as an unknown short option.
+  const at = argv.findIndex((a) => /^-\d/.test(a));
+  if (at >= 0) {
+    const option = at > 0 && argv[at - 1]?.startsWith('--') ? argv[at - 1] : 'passes';
+    throw new PiperParallelError('USAGE', `${option} must not be negative, got "${argv[at]}"; see piper-parallel --help`);
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        voice: { type: 'string', multiple: true },
+        'espeak-voice': { type: 'string' },
+        streams: { type: 'string' },
+        threads: { type: 'string' },
+        affinity: { type: 'string' },
+        isolation: { type: 'string' },
+        warmup: { type: 'string' },
+        settle: { type: 'string' },
+        resume: { type: 'string' },
+        'barrier-timeout': { type: 'string' },
+        'text-file': { type: 'string' },
+        'out-dir': { type: 'string' },
+        'voices-dir': { type: 'string' },
+        out: { type: 'string' },
+        speaker: { type: 'string' },
+        'base-url': { type: 'string' },
+        tolerance: { type: 'string' },
+        force: { type: 'boolean' },
+        json: { type: 'boolean' },
+        quiet: { type: 'boolean' },
+        'no-report': { type: 'boolean' },
+        format: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean' },
+      },
+    });
+  } catch (err) {
+    throw new PiperParallelError('USAGE', `${(err as Error).message.split('\n')[0]}; see piper-parallel --help`);
+  }
+  const { values: v, positionals } = parsed;
+  if (v.help) {
+    io.out(HELP);
+    return 0;
+  }
+  if (v.version) {
+    io.out(TOOL_VERSION);
+    return 0;
+  }
+  const voicesDir = path.resolve(v['voices-dir'] ?? 'voices');
+  const [first, ...rest] = positionals;
+  switch (first) {
+    case 'voices': {
+      const [sub, ...names] = rest;
+      if (sub === undefined || sub === 'list') return listVoices(voicesDir, io);
+      if (sub === 'build') return buildVoices(voicesDir, io);
+      if (sub === 'fetch') return fetchCommand(names, voicesDir, v['base-url'], io);
+      throw new PiperParallelError('USAGE', `unknown voices command "${sub}"; use voices, voices build or voices fetch NAME`);
+    }
+    case 'phonemize':
+      return phonemizeCommand(rest.join(' ') || undefined, v.voice?.[0], v['espeak-voice'], voicesDir, io);
+    case 'synth':
+      return synthCommand(rest.join(' ') || undefined, v.voice?.[0], v.threads, v.out, voicesDir, io, v.speaker);
+    case 'compare':
+      return compareCommand(rest, v.tolerance, v.json ?? false, v.force ?? false, io);
+    case 'report':
+      return reportCommand(rest, v.format, v.out, io);
+    case 'schema':
+      io.out(JSON.stringify(archiveJsonSchema(), null, 2));
+      return 0;
+    default: {
+      if (rest.length > 0) throw new PiperParallelError('USAGE', `unexpected argument "${rest[0]}"; the only positional is the number of passes`);
+      const controller = new AbortController();
+      const onSignal = (): void => controller.abort();
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+      const command = ['piper-parallel', ...argv].join(' ');
+      return runCommand({ ...v, passes: first }, command, io, controller.signal, deps);
+    }
+  }
+}
+
+/** Run the command line and set the exit code; every error is one line on stderr. */
+export function runMain(argv: string[], deps: RunDeps = {}): void {
+  const io = processIo();
+  main(argv, io, deps).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      const message = err instanceof Error ? err.message : String(err);
+      io.err(`piper-parallel: ${message}`);
+      process.exitCode = exitCodeFor(err);
+    },
+  );
+}
