@@ -110,22 +110,46 @@ export async function readComparable(file: string): Promise<ComparableRun> {
   return toComparable(await readJsonFile(file), file);
 }
 
-function fromV1(value: unknown, file: string): ComparableRun {
-  const parsed = V1ArchiveSchema.safeParse(value);
-  if (!parsed.success) throw new PiperParallelError('USAGE', `${file} is a schema 1 piper-parallel archive this version cannot read (${firstIssue(parsed.error)})`);
-  const a = parsed.data;
+/** What both schema versions of this tool's archives hold, as compare needs it. */
+interface OurArchive<B> {
+  machine_detail: Parameters<typeof machineFingerprint>[0];
+  protocole: { texte: { sha256: string }; passes_par_bras: number; passes_echauffement: number; session_onnxruntime?: string | undefined };
+  bras: B[];
+}
+interface OurArm {
+  voix: string;
+  voix_sha256: string;
+  isolation: 'process' | 'thread';
+  flux_simultanes: number;
+  fils_par_flux: number;
+  affinite_demandee: boolean;
+  debit_par_flux_mediane: Array<number | null>;
+  cpu_somme_medianes: number | null;
+  controle_tenu: boolean;
+}
+
+/** `figures` gives each arm's aggregate (speech over the span) and its spread. */
+function ourRun<B extends OurArm>(file: string, a: OurArchive<B>, figures: (b: B) => { aggregate: number | null; spread: number | null }): ComparableRun {
   return {
     file,
     tool: 'piper-parallel',
     machine: machineFingerprint(a.machine_detail),
     workload: { text: a.protocole.texte.sha256, passes: a.protocole.passes_par_bras, warmup: a.protocole.passes_echauffement, session: a.protocole.session_onnxruntime ?? null },
     arms: a.bras.map((b) => {
-      // Schema 1 summed the streams' ratios; its passes' times give the speech over the span instead.
-      const speech = perPass(b.enfants, (s) => s.reduce((n, p) => n + p.audio_s, 0) / ((Math.max(...s.map((p) => p.fin_ms)) - Math.min(...s.map((p) => p.debut_ms))) / 1000));
       const arm = { voice: b.voix, voiceSha256: b.voix_sha256, streams: b.flux_simultanes, threads: b.fils_par_flux, pinned: b.affinite_demandee, isolation: b.isolation };
-      return { ...arm, key: armKey(arm), aggregate: speech.length > 0 ? median(speech) : null, aggregateMeaning: 'speech-over-span' as const, perStream: medianOf(b.debit_par_flux_mediane), cpuPercent: b.cpu_somme_medianes, spread: spreadOf(speech), held: b.controle_tenu };
+      return { ...arm, key: armKey(arm), ...figures(b), aggregateMeaning: 'speech-over-span' as const, perStream: medianOf(b.debit_par_flux_mediane), cpuPercent: b.cpu_somme_medianes, held: b.controle_tenu };
     }),
   };
+}
+
+function fromV1(value: unknown, file: string): ComparableRun {
+  const parsed = V1ArchiveSchema.safeParse(value);
+  if (!parsed.success) throw new PiperParallelError('USAGE', `${file} is a schema 1 piper-parallel archive this version cannot read (${firstIssue(parsed.error)})`);
+  return ourRun(file, parsed.data, (b) => {
+    // Schema 1 summed the streams' ratios; its passes' times give the speech over the span instead.
+    const speech = perPass(b.enfants, (s) => s.reduce((n, p) => n + p.audio_s, 0) / ((Math.max(...s.map((p) => p.fin_ms)) - Math.min(...s.map((p) => p.debut_ms))) / 1000));
+    return { aggregate: speech.length > 0 ? median(speech) : null, spread: spreadOf(speech) };
+  });
 }
 
 function fromPython(value: unknown, file: string): ComparableRun {
@@ -156,15 +180,5 @@ export function toComparable(value: unknown, label: string): ComparableRun {
   if (version === undefined) return fromPython(value, file);
   const parsed = ArchiveSchema.safeParse(value);
   if (!parsed.success) throw new PiperParallelError('USAGE', `${file} is not a piper-parallel archive this version reads (${firstIssue(parsed.error)})`);
-  const a = parsed.data;
-  return {
-    file,
-    tool: 'piper-parallel',
-    machine: machineFingerprint(a.machine_detail),
-    workload: { text: a.protocole.texte.sha256, passes: a.protocole.passes_par_bras, warmup: a.protocole.passes_echauffement, session: a.protocole.session_onnxruntime ?? null },
-    arms: a.bras.map((b) => {
-      const arm = { voice: b.voix, voiceSha256: b.voix_sha256, streams: b.flux_simultanes, threads: b.fils_par_flux, pinned: b.affinite_demandee, isolation: b.isolation };
-      return { ...arm, key: armKey(arm), aggregate: b.debit_agrege_passe_mediane, aggregateMeaning: 'speech-over-span' as const, perStream: medianOf(b.debit_par_flux_mediane), cpuPercent: b.cpu_somme_medianes, spread: b.dispersion_relative, held: b.controle_tenu };
-    }),
-  };
+  return ourRun(file, parsed.data, (b) => ({ aggregate: b.debit_agrege_passe_mediane, spread: b.dispersion_relative }));
 }

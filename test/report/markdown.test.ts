@@ -39,11 +39,14 @@ describe('Markdown report', () => {
       const row = rows[i] ?? '';
       assert.ok(row.includes(`x${b.debit_agrege_passe_mediane?.toFixed(2)}`), row);
       assert.ok(row.includes(b.affinite_demandee ? 'one core each' : 'free'), row);
-      assert.ok(row.endsWith('OK |') || row.includes('NOISY'), row);
+      // 3 passes: held, and no spread or winner claimed from so few.
+      assert.ok(row.endsWith('| OK (3 passes: too few to judge spread or decide) |'), row);
+      assert.ok(row.includes('[no interval]'), row);
     }
     for (const p of a.verdict.phrases) assert.ok(md.includes(p));
     assert.match(md, /## Failed controls\n\nNone: every control held in every arm\./);
     assert.match(md, /each p95 in the archive is the largest value seen/);
+    assert.match(md, /With 3 passes per arm no interval exists and no layout is named a winner/);
     assert.match(md, /Synthetic voices cost what a Piper medium voice costs, but they are not speech/);
   });
 
