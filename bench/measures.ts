@@ -32,7 +32,7 @@ export async function processSkew(releases: number): Promise<Skew> {
     adapter: new ProcessAdapter({ entry: SPIN, args: () => ['normal', '5'] }),
     streams: 2,
     cores: [undefined, undefined],
-    init: { voice: { name: 'spin', onnxPath: '-', config: { audio: { sample_rate: 1 }, espeak: { voice: 'x' }, inference: { noise_scale: 0, length_scale: 1, noise_w: 0 }, phoneme_id_map: { _: [0] }, num_symbols: 1, num_speakers: 1 } }, threads: 1, lines: ['x'], warmup: 0, passes: releases },
+    init: { voice: { name: 'spin', onnxPath: '-', config: { audio: { sample_rate: 1 }, espeak: { voice: 'x' }, inference: { noise_scale: 0, length_scale: 1, noise_w: 0 }, phoneme_id_map: { _: [0] }, num_symbols: 1, num_speakers: 1 } }, threads: 1, prepared: { sentences: [{ text: 'x', phonemes: ['x'], ids: [1, 0, 2], phonemizeSeconds: 0 }], phonemizeSeconds: 0, missingPhonemes: {} }, warmup: 0, passes: releases },
     timeouts: DEFAULT_TIMEOUTS,
   });
   if (run.state !== 'done') throw new Error(`process skew run ${run.state}: ${run.message}`);

@@ -4,7 +4,7 @@ export { expandConditions, DEFAULT_CONDITIONS, type AffinityChoice } from './run
 export { ArchiveSchema, ArmSchema, SCHEMA_VERSION, archiveJsonSchema, type Archive, type ArmRecord, type Condition } from './archive/schema.js';
 export { PiperParallelError, type ErrorCode } from './errors.js';
 export { affinityControl, cpuMaxControl, cpuSumControl, skewControl, type Control } from './measure/controls.js';
-export { summarize, median, medianInterval, MIN_PASSES_TO_DECIDE } from './measure/stats.js';
+export { summarize, median, logMeanInterval, MIN_ROUNDS_TO_DECIDE } from './measure/stats.js';
 export { renderTable, armLine } from './report/table.js';
 export { VoiceConfigSchema, parseVoiceConfig, type VoiceConfig } from './voice/config.js';
 export { resolveVoice, readVoice, installedVoiceNames, type VoiceInfo } from './voice/load.js';

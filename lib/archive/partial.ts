@@ -1,16 +1,29 @@
 import { appendFile, mkdir, open, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { PiperParallelError } from '../errors.js';
-import type { ArmRecord } from './schema.js';
+import type { ArmRecord, Condition } from './schema.js';
 
 /** Identifies an arm within a run: voice and condition. */
 export function armKey(arm: Pick<ArmRecord, 'voix' | 'flux_simultanes' | 'fils_par_flux' | 'affinite_demandee' | 'isolation'>): string {
   return `${arm.voix}|K${arm.flux_simultanes}|T${arm.fils_par_flux}|${arm.affinite_demandee ? 'pinned' : 'free'}|${arm.isolation}`;
 }
 
+/** The same key from a voice name and a condition. */
+export function conditionKey(voice: string, c: Condition): string {
+  return armKey({ voix: voice, flux_simultanes: c.flux, fils_par_flux: c.fils, affinite_demandee: c.affinite, isolation: c.isolation });
+}
+
+/** What the partial file holds for one arm in one round. */
+export interface RoundEntry {
+  key: string;
+  round: number;
+  order: number;
+  run: unknown;
+}
+
 /**
  * Append-only record of a run in progress (`.partial/<run>.jsonl`): a header line, then one line
- * per finished arm, written as soon as the arm ends, so a crash loses at most the arm in flight.
+ * per arm and round, written as soon as it ends, so a crash loses at most the arm in flight.
  */
 export class PartialLog {
   private readonly keys = new Set<string>();
@@ -19,7 +32,7 @@ export class PartialLog {
     for (const k of held) this.keys.add(k);
   }
 
-  /** Continue an existing partial file (resume); the arms it holds stay refused. */
+  /** Continue an existing partial file (resume); the arm-rounds it holds stay refused. */
   static reopen(file: string, held: Iterable<string>): PartialLog {
     return new PartialLog(file, held);
   }
@@ -41,11 +54,11 @@ export class PartialLog {
     }
   }
 
-  /** Append a finished arm; an arm already held is refused. */
-  async append(arm: ArmRecord): Promise<void> {
-    const key = armKey(arm);
-    if (this.keys.has(key)) throw new PiperParallelError('ARCHIVE', `the partial file ${this.file} already holds arm ${key}; refusing a duplicate`);
-    await appendFile(this.file, `${JSON.stringify({ kind: 'arm', arm })}\n`);
+  /** Append a finished arm-round; one already held is refused. */
+  async append(entry: RoundEntry): Promise<void> {
+    const key = `${entry.key}#${entry.round}`;
+    if (this.keys.has(key)) throw new PiperParallelError('ARCHIVE', `the partial file ${this.file} already holds arm ${entry.key} in round ${entry.round}; refusing a duplicate`);
+    await appendFile(this.file, `${JSON.stringify({ kind: 'round', ...entry })}\n`);
     this.keys.add(key);
   }
 

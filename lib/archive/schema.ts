@@ -12,6 +12,8 @@ const SummarySchema = z.object({ min: figure, max: figure, mediane: figure });
 
 export const PassSchema = z.object({
   passe: z.number().int().nonnegative(),
+  /** The round (1-based) this pass ran in. */
+  manche: z.number().int().positive(),
   temps_calcul_s: z.number(),
   audio_s: z.number(),
   /** null where the pass measured no compute or no audio (the arm then fails, saying why). */
@@ -71,6 +73,7 @@ export const ControlSchema = z.object({
 
 export const SyncSchema = z.object({
   passe: z.number().int().nonnegative(),
+  manche: z.number().int().positive(),
   echauffement: z.boolean(),
   depart_prevu_ms: z.number(),
   departs_ms: z.array(z.number()),
@@ -107,14 +110,20 @@ export const ArmSchema = z.object({
   debit_agrege_par_passe: z.array(z.number()),
   debit_agrege_passe_mediane: figure,
   /**
-   * Distribution-free 95% interval of the median of debit_agrege_par_passe (order statistics);
-   * null below the passes at which one exists (MIN_PASSES_TO_DECIDE, 6).
+   * 95% interval of debit_agrege_passe_mediane that holds the drift between rounds: the t interval
+   * of the mean log of the round figures (debit_agrege_manches), set around the median. null below 2 rounds.
    */
   debit_agrege_ic95: z.tuple([z.number(), z.number()]).nullable(),
-  /** Interquartile range of debit_agrege_par_passe over its median; null with too few passes to tell. */
+  /** Per round (index = manche - 1): the median of that round's per-pass aggregates; null where the arm did not run. */
+  debit_agrege_manches: z.array(figure),
+  /** Per stream, the same interval for its median throughput; null below 2 rounds. */
+  debit_par_flux_ic95: z.array(z.tuple([z.number(), z.number()]).nullable()),
+  /** Interquartile range of debit_agrege_par_passe over its median; null with too few passes to tell (under 4). */
   dispersion_relative: figure,
   /** dispersion_relative > 10%, or unknown (too few passes). */
   bruyant: z.boolean(),
+  /** Where this arm ran in each round: its place in the round's shuffled order (1-based), its state and wall time. */
+  manches: z.array(z.object({ manche: z.number().int().positive(), ordre: z.number().int().positive(), etat: z.enum(['done', 'failed', 'timed-out', 'aborted']), mural_s: z.number() })),
   cpu_somme_medianes: figure,
   controles: z.array(ControlSchema),
   controle_tenu: z.boolean(),
@@ -184,6 +193,13 @@ export const ArchiveSchema = z.object({
     commande: z.string(),
     /** The onnxruntime session settings every stream used; absent in archives from before they were recorded. */
     session_onnxruntime: z.string().optional(),
+    /** Rounds planned: each runs every arm once, in an order shuffled by the seed; passes_par_bras is split between them. */
+    manches_prevues: z.number().int().positive(),
+    graine: z.number().int(),
+    /** --precision: add rounds until every layout ratio's interval is within ±this %; null when not asked. */
+    precision_pct: figure,
+    /** --max-minutes: the budget for added rounds; null when not asked. */
+    minutes_max: figure,
   }),
   voix: z.array(z.object({ nom: z.string(), synthetique: z.boolean(), sha256: z.string(), taille_octets: z.number().int(), frequence_hz: z.number().int() })),
   bras: z.array(ArmSchema),
@@ -195,6 +211,8 @@ export const ArchiveSchema = z.object({
         flux: z.number().int(),
         resolu: z.boolean(),
         classement: z.array(z.object({ disposition: z.string(), debit_agrege: figure, ic95: z.tuple([z.number(), z.number()]).nullable(), debit_par_requete: figure })),
+        /** Every pair of layouts: A over B from the same rounds, its 95% interval, resolved when it excludes 1. */
+        paires: z.array(z.object({ a: z.string(), b: z.string(), rapport: figure, rapport_ic95: z.tuple([z.number(), z.number()]).nullable(), tranche: z.boolean() })),
         exclus: z.array(z.string()),
         phrase: z.string(),
       }),
@@ -203,6 +221,10 @@ export const ArchiveSchema = z.object({
   }),
   controle_tenu: z.boolean(),
   interrompu: z.boolean(),
+  /** Every round as it ran: the arms in the order they ran (voice and condition). */
+  manches: z.array(z.object({ manche: z.number().int().positive(), ordre: z.array(z.string()) })),
+  /** Why the run stopped adding rounds. */
+  arret: z.object({ raison: z.enum(['planned', 'precise', 'time']), manches: z.number().int().nonnegative(), detail: z.string() }),
 });
 
 export type Archive = z.infer<typeof ArchiveSchema>;

@@ -8,7 +8,8 @@ Usage:
   piper-parallel phonemize [--voice NAME | --espeak-voice CODE] TEXT
   piper-parallel synth --voice NAME [--threads T] [--speaker ID|NAME] --out FILE.wav TEXT
   piper-parallel compare A.json B.json [--tolerance PCT] [--json] [--force]
-                                           compare two runs (exit 4 on a regression)
+                                           compare two runs (exit 4 on a regression, 2 when
+                                           nothing could be compared)
   piper-parallel report ARCHIVE.json [--format md|html] [--out FILE]
                                            a run as Markdown (default) or a self-contained HTML
                                            page with charts; to stdout unless --out
@@ -24,7 +25,12 @@ Run options:
   --isolation process|thread|both   streams as child processes (default), as worker
                         threads of one process (SharedArrayBuffer barrier), or both
   --settle SECONDS      wait up to this long for a busy machine to calm down (default 30)
-  --warmup N            untimed passes before the timed ones (default 1)
+  --warmup N            untimed passes each time an arm's streams start, in every round (default 1)
+  --rounds R            split each arm's passes into R rounds; each round runs every arm once,
+                        in a shuffled order (default 3, at most PASSES)
+  --seed N              seed of the rounds' order (default 1)
+  --precision PCT       add rounds until every layout ratio's 95% interval is within ±PCT%
+  --max-minutes M       the time budget for --precision (default 30)
   --text-file FILE      one sentence per line (UTF-8); default built-in French sentences
   --out-dir DIR         where archives go (default ./measurements)
   --voices-dir DIR      where voices are (default ./voices)

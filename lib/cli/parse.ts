@@ -16,6 +16,13 @@ export function parseList(raw: string, option: string, min: number): number[] {
   return parts.map((p) => parseWhole(p, option, min));
 }
 
+/** A number above 0 (a percentage, minutes), or a one-line usage error naming the option. */
+export function parsePositive(raw: string, option: string, example: string): number {
+  const value = Number(raw);
+  if (!/^\s*\d+(\.\d+)?\s*$/.test(raw) || !(value > 0)) throw new PiperParallelError('USAGE', `${option} must be a number above 0, got "${raw}"; e.g. ${option} ${example}`);
+  return value;
+}
+
 export function parseChoice<T extends string>(raw: string, option: string, choices: readonly T[]): T {
   if (!(choices as readonly string[]).includes(raw)) {
     throw new PiperParallelError('USAGE', `${option} must be one of ${choices.join(', ')}, got "${raw}"`);

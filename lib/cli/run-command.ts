@@ -5,7 +5,7 @@ import { armLine, headerLines } from '../report/table.js';
 import { writeReports } from '../report/write.js';
 import type { AffinityChoice, IsolationChoice } from '../run/conditions.js';
 import { runArms, type RunArmsOptions } from '../run/run-arms.js';
-import { parseChoice, parseList, parseWhole } from './parse.js';
+import { parseChoice, parseList, parsePositive, parseWhole } from './parse.js';
 
 export interface RunFlags {
   passes?: string;
@@ -15,6 +15,10 @@ export interface RunFlags {
   affinity?: string;
   isolation?: string;
   warmup?: string;
+  rounds?: string;
+  seed?: string;
+  precision?: string;
+  'max-minutes'?: string;
   settle?: string;
   'text-file'?: string;
   'out-dir'?: string;
@@ -41,6 +45,10 @@ export interface Io {
 export async function runCommand(flags: RunFlags, command: string, io: Io, signal: AbortSignal, deps: Pick<RunArmsOptions, 'adapters'> = {}): Promise<number> {
   const passes = flags.passes === undefined ? undefined : parseWhole(flags.passes, 'passes', 1);
   const warmup = flags.warmup === undefined ? undefined : parseWhole(flags.warmup, '--warmup', 0);
+  const rounds = flags.rounds === undefined ? undefined : parseWhole(flags.rounds, '--rounds', 1);
+  const seed = flags.seed === undefined ? undefined : parseWhole(flags.seed, '--seed', 0);
+  const precision = flags.precision === undefined ? undefined : parsePositive(flags.precision, '--precision', '5');
+  const maxMinutes = flags['max-minutes'] === undefined ? undefined : parsePositive(flags['max-minutes'], '--max-minutes', '20');
   const settleSeconds = flags.settle === undefined ? undefined : parseWhole(flags.settle, '--settle', 0);
   const streams = flags.streams === undefined ? undefined : parseList(flags.streams, '--streams', 1);
   const threads = flags.threads === undefined ? undefined : parseList(flags.threads, '--threads', 1);
@@ -63,6 +71,10 @@ export async function runCommand(flags: RunFlags, command: string, io: Io, signa
     result = await runArms({
       passes,
       warmup,
+      rounds,
+      seed,
+      precision,
+      maxMinutes,
       settleSeconds,
       voices: flags.voice,
       streams,
@@ -100,6 +112,7 @@ export async function runCommand(flags: RunFlags, command: string, io: Io, signa
   if (!flags.quiet) {
     for (const l of a.verdict.phrases) say(`verdict: ${l}`);
     for (const l of a.verdict.passage_a_l_echelle) say(`scaling: ${l}`);
+    say(`rounds: ${a.arret.detail}`);
     say(a.controle_tenu ? 'controls: all held' : `controls: FAILED in ${a.bras.filter((b) => !b.controle_tenu).length} arm(s): nothing from this run may be published`);
     say(`wall time: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }

@@ -1,5 +1,17 @@
 import { num } from '../report/format.js';
-import { toComparable, type ComparableArm, type ComparableRun } from './read.js';
+import { toComparable, type ComparableArm, type ComparablePair, type ComparableRun } from './read.js';
+
+/** One layout ratio in both runs, B's turned to read A over B the same way round as A's. */
+export interface RatioRow {
+  voice: string;
+  k: number;
+  a: string;
+  b: string;
+  inA: { ratio: number | null; interval: [number, number] | null; resolved: boolean };
+  inB: { ratio: number | null; interval: [number, number] | null; resolved: boolean };
+  /** Resolved in both runs, in opposite directions: the first thing to read. */
+  contradiction: boolean;
+}
 
 export type MetricVerdict = 'FASTER' | 'SLOWER' | 'HIGHER' | 'LOWER' | 'SAME' | 'NOISY' | 'INCOMPARABLE' | 'CONTROLS FAILED' | 'ONLY IN A' | 'ONLY IN B';
 
@@ -28,6 +40,23 @@ export interface Comparison {
   regression: boolean;
   /** Arms whose throughput was compared (FASTER, SLOWER or SAME); 0 means nothing could be, and says nothing of regressions. */
   comparedArms: number;
+  /** Every layout ratio both verdicts have, A beside B (none when the workload differs). */
+  ratios: RatioRow[];
+}
+
+const invert = (p: ComparablePair): RatioRow['inB'] => ({ ratio: p.ratio === null ? null : 1 / p.ratio, interval: p.interval ? [1 / p.interval[1], 1 / p.interval[0]] : null, resolved: p.resolved });
+
+/** The layout ratios of A with the same pair in B (in either order), contradictions first. */
+export function ratioRows(a: ComparableRun, b: ComparableRun): RatioRow[] {
+  const rows = a.pairs.flatMap((p): RatioRow[] => {
+    const same = b.pairs.find((q) => q.voice === p.voice && q.k === p.k && q.a === p.a && q.b === p.b);
+    const reversed = same ? undefined : b.pairs.find((q) => q.voice === p.voice && q.k === p.k && q.a === p.b && q.b === p.a);
+    const inB = same ? { ratio: same.ratio, interval: same.interval, resolved: same.resolved } : reversed ? invert(reversed) : undefined;
+    if (!inB) return [];
+    const contradiction = p.resolved && inB.resolved && p.ratio !== null && inB.ratio !== null && p.ratio > 1 !== inB.ratio > 1;
+    return [{ voice: p.voice, k: p.k, a: p.a, b: p.b, inA: { ratio: p.ratio, interval: p.interval, resolved: p.resolved }, inB, contradiction }];
+  });
+  return [...rows.filter((r) => r.contradiction), ...rows.filter((r) => !r.contradiction)];
 }
 
 const COUNTED: readonly MetricVerdict[] = ['FASTER', 'SLOWER', 'SAME'];
@@ -72,7 +101,7 @@ export function compareArchives(first: ComparableRun | unknown, second: Comparab
   const a = isComparable(first) ? first : toComparable(first, 'A');
   const b = isComparable(second) ? second : toComparable(second, 'B');
   const tol = options.tolerancePercent ?? 5;
-  const result: Comparison = { a: a.file, b: b.file, tolerancePercent: tol, refused: null, forced: [], workloadDiffers: [], rows: [], regression: false, comparedArms: 0 };
+  const result: Comparison = { a: a.file, b: b.file, tolerancePercent: tol, refused: null, forced: [], workloadDiffers: [], rows: [], regression: false, comparedArms: 0, ratios: [] };
   const obstacles: string[] = [];
   if (a.tool !== b.tool) obstacles.push(`different tools (A by ${a.tool}, B by ${b.tool})`);
   else if (a.machine !== b.machine) obstacles.push(`different machines (A: ${a.machine}; B: ${b.machine})`);
@@ -84,6 +113,7 @@ export function compareArchives(first: ComparableRun | unknown, second: Comparab
     result.forced = obstacles;
   }
   result.workloadDiffers = workloadDifferences(a, b);
+  if (result.workloadDiffers.length === 0) result.ratios = ratioRows(a, b);
   const keys = [...new Set([...a.arms.map((x) => x.key), ...b.arms.map((x) => x.key)])];
   for (const key of keys) {
     const x = a.arms.find((r) => r.key === key);
@@ -124,10 +154,23 @@ export function compareArchives(first: ComparableRun | unknown, second: Comparab
   return result;
 }
 
+const ratioText = (r: RatioRow['inA']): string => (r.ratio === null ? '-' : `${num(r.ratio, 3)}${r.interval ? ` [${num(r.interval[0], 3)}, ${num(r.interval[1], 3)}]` : ''}${r.resolved ? ' resolved' : ''}`);
+
+/** The layout ratios of both runs, contradictions first, as Markdown lines. */
+function ratioLines(c: Comparison): string[] {
+  if (c.ratios.length === 0) return [];
+  const lines = c.ratios.filter((r) => r.contradiction).map((r) => `CONTRADICTION: ${r.voice}, K=${r.k}: ${r.a} over ${r.b} is ${ratioText(r.inA)} in A and ${ratioText(r.inB)} in B; the layout decision went one way in A and the other in B`);
+  lines.push('', '| voice | K | A over B | in A | in B |', '| --- | --- | --- | --- | --- |');
+  for (const r of c.ratios) lines.push(`| ${r.voice} | ${r.k} | ${r.a} over ${r.b} | ${ratioText(r.inA)} | ${ratioText(r.inB)} |`);
+  return lines;
+}
+
 /** The comparison as a Markdown table. */
 export function comparisonMarkdown(c: Comparison): string {
   const lines = [`# piper-parallel compare`, '', `A: ${c.a}`, `B: ${c.b}`, `tolerance: ${c.tolerancePercent}%`];
   if (c.refused) return [...lines, '', `REFUSED: ${c.refused}`].join('\n');
+  const contradictions = ratioLines(c).filter((l) => l.startsWith('CONTRADICTION'));
+  if (contradictions.length > 0) lines.splice(1, 0, ...contradictions, '');
   if (c.forced.length > 0) lines.push(`FORCED despite: ${c.forced.join('; ')}`);
   if (c.workloadDiffers.length > 0) lines.push(`workload differs: ${c.workloadDiffers.join('; ')}`);
   lines.push('', '| arm | metric | A | B | change | verdict | why |', '| --- | --- | --- | --- | --- | --- | --- |');
@@ -137,6 +180,7 @@ export function comparisonMarkdown(c: Comparison): string {
   const arms = new Set(c.rows.map((r) => r.arm)).size;
   const notCounted = arms - c.comparedArms;
   const scope = `${c.comparedArms} of ${arms} arm(s) compared${notCounted > 0 ? `; ${notCounted} not counted (controls failed, incomparable, noisy or in one run only)` : ''}`;
+  lines.push(...ratioLines(c).filter((l) => !l.startsWith('CONTRADICTION')));
   if (c.comparedArms === 0) {
     lines.push('', `NOTHING COMPARED: ${scope}; no conclusion, neither regression nor its absence`);
     return lines.join('\n');

@@ -3,7 +3,7 @@ import { ArchiveSchema } from '../archive/schema.js';
 import { firstIssue, readJsonFile } from '../archive/read.js';
 import { PiperParallelError } from '../errors.js';
 import { machineFingerprint } from '../measure/machine.js';
-import { distribution, median, MIN_PASSES_TO_DECIDE } from '../measure/stats.js';
+import { distribution, median, MIN_PASSES_FOR_SPREAD } from '../measure/stats.js';
 
 /**
  * What an arm's aggregate means. `speech-over-span`: the audio every stream produced over the
@@ -30,12 +30,25 @@ export interface ComparableArm {
   held: boolean;
 }
 
+/** One layout ratio of a run's verdict: A over B for a voice and K, and whether it was resolved. */
+export interface ComparablePair {
+  voice: string;
+  k: number;
+  a: string;
+  b: string;
+  ratio: number | null;
+  interval: [number, number] | null;
+  resolved: boolean;
+}
+
 export interface ComparableRun {
   file: string;
   tool: 'piper-parallel' | 'python';
   machine: string | null;
   workload: { text: string | null; passes: number | null; warmup: number | null; session: string | null };
   arms: ComparableArm[];
+  /** The verdict's layout ratios (schema 2); none in older archives. */
+  pairs: ComparablePair[];
 }
 
 /** The original Python script's archive: its French keys, nothing this tool added. */
@@ -100,7 +113,7 @@ function perPass<P extends { passe: number }>(children: Array<{ passes: P[] }>, 
 function spreadOf(values: number[]): number | null {
   const m = values.length > 0 ? median(values) : 0;
   const iqr = distribution(values).iqr;
-  return values.length >= MIN_PASSES_TO_DECIDE && m > 0 && iqr !== null ? iqr / m : null;
+  return values.length >= MIN_PASSES_FOR_SPREAD && m > 0 && iqr !== null ? iqr / m : null;
 }
 
 const medianOf = (values: ReadonlyArray<number | null>): number | null => (values.length === 0 || values.some((x) => x === null) ? null : median(values as number[]));
@@ -129,9 +142,10 @@ interface OurArm {
 }
 
 /** `figures` gives each arm's aggregate (speech over the span) and its spread. */
-function ourRun<B extends OurArm>(file: string, a: OurArchive<B>, figures: (b: B) => { aggregate: number | null; spread: number | null }): ComparableRun {
+function ourRun<B extends OurArm>(file: string, a: OurArchive<B>, figures: (b: B) => { aggregate: number | null; spread: number | null }, pairs: ComparablePair[] = []): ComparableRun {
   return {
     file,
+    pairs,
     tool: 'piper-parallel',
     machine: machineFingerprint(a.machine_detail),
     workload: { text: a.protocole.texte.sha256, passes: a.protocole.passes_par_bras, warmup: a.protocole.passes_echauffement, session: a.protocole.session_onnxruntime ?? null },
@@ -159,6 +173,7 @@ function fromPython(value: unknown, file: string): ComparableRun {
   return {
     file,
     tool: 'python',
+    pairs: [],
     // The Python script recorded only the architecture and the core count.
     machine: `${a.machine}|${a.coeurs} cores`,
     // Its text has no checksum and it had no warm-up setting: unknown, not invented.
@@ -180,5 +195,6 @@ export function toComparable(value: unknown, label: string): ComparableRun {
   if (version === undefined) return fromPython(value, file);
   const parsed = ArchiveSchema.safeParse(value);
   if (!parsed.success) throw new PiperParallelError('USAGE', `${file} is not a piper-parallel archive this version reads (${firstIssue(parsed.error)})`);
-  return ourRun(file, parsed.data, (b) => ({ aggregate: b.debit_agrege_passe_mediane, spread: b.dispersion_relative }));
+  const pairs = parsed.data.verdict.comparaisons.flatMap((c) => c.paires.map((p) => ({ voice: c.voix, k: c.flux, a: p.a, b: p.b, ratio: p.rapport, interval: p.rapport_ic95, resolved: p.tranche })));
+  return ourRun(file, parsed.data, (b) => ({ aggregate: b.debit_agrege_passe_mediane, spread: b.dispersion_relative }), pairs);
 }

@@ -66,47 +66,30 @@ export function upperControlLimit(values: readonly number[]): number | null {
   return values.reduce((a, b) => a + b, 0) / values.length + 3 * s;
 }
 
-/** P(X <= k) for X ~ Binomial(n, 1/2): how often at most k of n values fall below the true median. */
-export function binomialHalfCdf(k: number, n: number): number {
-  if (k < 0) return 0;
-  let term = 0.5 ** n;
-  let sum = term;
-  for (let i = 1; i <= Math.min(k, n); i += 1) {
-    term = (term * (n - i + 1)) / i;
-    sum += term;
-  }
-  return Math.min(1, sum);
+/** Below this many values an interquartile range says nothing: a spread is then unknown. */
+export const MIN_PASSES_FOR_SPREAD = 4;
+
+/** Two-sided 95% Student t quantiles, df 1 to 30 (standard table values). */
+const T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042];
+
+/** The 0.975 quantile of Student's t with `df` degrees of freedom (beyond 30, 1.96 + 2.5/df, within 0.002). */
+export function tQuantile975(df: number): number {
+  if (!Number.isInteger(df) || df < 1) throw new RangeError(`degrees of freedom must be a whole number >= 1, got ${df}`);
+  return T975[df - 1] ?? 1.96 + 2.5 / df;
 }
 
-/** The coverage of [x_(j), x_(n+1-j)] (order statistics, 1-based) as an interval of the median. */
-export function orderIntervalCoverage(j: number, n: number): number {
-  return 1 - 2 * binomialHalfCdf(j - 1, n);
-}
+/** Rounds below which no interval between rounds exists: a spread needs two. */
+export const MIN_ROUNDS_TO_DECIDE = 2;
 
 /**
- * The fewest values whose widest order-statistic interval, [min, max], covers the median with at
- * least `level`: 1 - 2 x 0.5^n >= level. For 95% that is 6. Below it no interval of the median can
- * honestly be called 95%, so nothing is decided on fewer values.
+ * 95% interval of a multiplicative effect from one figure per round: the t interval of the mean of
+ * their logs, as factors. Rounds are the independent replicates (each ran every arm, in a shuffled
+ * order, at its own moment), so drift between them is inside the interval. null below 2 rounds.
  */
-export function minimumValuesFor(level = 0.95): number {
-  let n = 1;
-  while (orderIntervalCoverage(1, n) < level) n += 1;
-  return n;
-}
-
-/** Values (passes) below which an arm's interval does not exist and no comparison resolves. */
-export const MIN_PASSES_TO_DECIDE = minimumValuesFor(0.95);
-
-/**
- * Distribution-free interval of the median: the narrowest order-statistic interval [x_(j), x_(n+1-j)]
- * whose coverage is at least `level`, whatever the distribution (binomial argument, no resampling).
- * null when even [min, max] covers less than `level` (fewer than MIN_PASSES_TO_DECIDE values at 95%).
- */
-export function medianInterval(values: readonly number[], level = 0.95): [number, number] | null {
-  const n = values.length;
-  if (n === 0 || orderIntervalCoverage(1, n) < level) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  let j = 1;
-  while (orderIntervalCoverage(j + 1, n) >= level && j + 1 <= n + 1 - (j + 1)) j += 1;
-  return [sorted[j - 1] as number, sorted[n - j] as number];
+export function logMeanInterval(perRound: readonly number[]): { centre: number; halfWidth: number; lo: number; hi: number } | null {
+  const logs = perRound.filter((v) => Number.isFinite(v) && v > 0).map(Math.log);
+  if (logs.length < MIN_ROUNDS_TO_DECIDE || logs.length < perRound.length) return null;
+  const mean = logs.reduce((a, b) => a + b, 0) / logs.length;
+  const h = tQuantile975(logs.length - 1) * (stdev(logs) ?? 0) / Math.sqrt(logs.length);
+  return { centre: Math.exp(mean), halfWidth: h, lo: Math.exp(mean - h), hi: Math.exp(mean + h) };
 }

@@ -102,9 +102,38 @@ function scalingChart(voice: string, arms: ArmRecord[], cores: number): ChartSpe
   };
 }
 
+/**
+ * Every timed pass's aggregate against the time it started, coloured by arm: drift over the run can
+ * be seen, and the rounds interleaving the arms.
+ */
+function driftChart(a: Archive): ChartSpec | undefined {
+  const passes = a.bras.flatMap((b) => b.synchro.filter((s) => !s.echauffement && s.etendue_s > 0 && s.audio_total_s > 0).map((s) => ({ arm: `${armVoiceLabel(b)} ${armKey(b)}`, startMs: Math.min(...s.departs_ms), aggregate: s.audio_total_s / s.etendue_s, round: s.manche })));
+  if (passes.length === 0) return undefined;
+  const t0 = Math.min(...passes.map((p) => p.startMs));
+  const values = passes.map((p) => ({ arm: p.arm, seconds: (p.startMs - t0) / 1000, aggregate: p.aggregate, round: p.round }));
+  return {
+    id: 'drift',
+    title: 'every timed pass: its aggregate (x real time) against when it started (s), one colour per arm',
+    spec: {
+      width: WIDTH,
+      height: 240,
+      data: { values },
+      mark: { type: 'point', filled: true, size: 40 },
+      encoding: {
+        x: { field: 'seconds', type: 'quantitative', title: 'seconds since the first timed pass' },
+        y: { field: 'aggregate', type: 'quantitative', title: 'x real time' },
+        color: { field: 'arm', type: 'nominal', title: null },
+        tooltip: [{ field: 'arm' }, { field: 'round' }, { field: 'aggregate', format: '.2f' }],
+      },
+    },
+  };
+}
+
 /** Every chart of the report, in reading order. */
 export function archiveCharts(a: Archive): ChartSpec[] {
   const charts: ChartSpec[] = [];
+  const drift = driftChart(a);
+  if (drift) charts.push(drift);
   for (const voice of [...new Set(a.bras.map((b) => b.voix))]) {
     const arms = a.bras.filter((b) => b.voix === voice);
     const label = arms[0] ? armVoiceLabel(arms[0]) : voice;

@@ -1,7 +1,7 @@
 /** What the Markdown and HTML reports both say, as plain text; each renders it in its own markup. */
 import type { Archive, ArmRecord } from '../archive/schema.js';
 import { num } from './format.js';
-import { MIN_PASSES_TO_DECIDE } from '../measure/stats.js';
+import { MIN_ROUNDS_TO_DECIDE } from '../measure/stats.js';
 import { armVerdict, armVoiceLabel, noiseNote } from './table.js';
 
 /** Below this many timed passes, a p95 by nearest rank is simply the largest value. */
@@ -27,6 +27,20 @@ export function armCells(arm: ArmRecord): { cells: string[]; held: boolean } {
       verdict + noiseNote(arm),
     ],
   };
+}
+
+export const RATIO_COLUMNS = ['voice', 'K', 'A over B', 'ratio', '95% interval', 'resolved'] as const;
+
+/** Every layout ratio of the verdict, as table rows. */
+export function ratioCells(a: Archive): string[][] {
+  const label = (voice: string): string => {
+    const arm = a.bras.find((b) => b.voix === voice);
+    return arm ? armVoiceLabel(arm) : voice;
+  };
+  const pct = (r: number): string => `${r >= 1 ? '+' : ''}${num((r - 1) * 100, 0)}%`;
+  return a.verdict.comparaisons.flatMap((c) =>
+    c.paires.map((p) => [label(c.voix), String(c.flux), `${p.a} over ${p.b}`, p.rapport === null ? '-' : pct(p.rapport), p.rapport_ic95 ? `[${pct(p.rapport_ic95[0])}, ${pct(p.rapport_ic95[1])}]` : 'no interval', p.tranche ? 'yes' : 'no']),
+  );
 }
 
 export function syntheticVoices(a: Archive): string[] {
@@ -68,7 +82,7 @@ export function caveats(a: Archive): string[] {
   if (syntheticVoices(a).length > 0) out.push('Synthetic voices cost what a Piper medium voice costs, but they are not speech; never quote their figures as a real voice\'s.');
   if (a.protocole.passes_par_bras < P95_MIN_PASSES) out.push(`With ${a.protocole.passes_par_bras} passes (fewer than ${P95_MIN_PASSES}), each p95 in the archive is the largest value seen, not a percentile.`);
   if (a.bras.some((b) => b.bruyant && b.dispersion_relative !== null)) out.push('NOISY arms: the spread of their per-pass aggregates is over 10% of the median; run again on a quieter machine.');
-  if (a.protocole.passes_par_bras < MIN_PASSES_TO_DECIDE) out.push(`With ${a.protocole.passes_par_bras} passes per arm no interval exists and no layout is named a winner: a 95% interval of a median needs at least ${MIN_PASSES_TO_DECIDE} passes.`);
-  out.push(`Per stream, throughput is seconds of audio per second of compute (x real time), the median over passes. The aggregate is the speech the machine produced: per pass, every stream's audio over the pass's span (first start to last end), then the median over passes; its interval is the distribution-free 95% interval of that median (order statistics, at least ${MIN_PASSES_TO_DECIDE} passes).`);
+  if (a.arret.manches < MIN_ROUNDS_TO_DECIDE) out.push(`With ${a.arret.manches} round no interval exists and no layout is named a winner: an interval that holds the drift between rounds needs at least ${MIN_ROUNDS_TO_DECIDE} rounds.`);
+  out.push("Per stream, throughput is seconds of audio per second of compute (x real time), the median over passes. The aggregate is the speech the machine produced: per pass, every stream's audio over the pass's span (first start to last end), then the median over passes. Its 95% interval comes from the spread between rounds (a t interval on the logs of each round's median), so drift between minutes is inside it. Layouts are compared by the ratio of their aggregates round by round, with its own 95% interval; a ratio is resolved only when that interval excludes 1.");
   return out;
 }

@@ -1,5 +1,5 @@
 import type { Archive, ArmRecord } from '../archive/schema.js';
-import { ARM_COLUMNS, armCells, caveats, failures, runFacts, syntheticVoices } from './content.js';
+import { ARM_COLUMNS, armCells, caveats, failures, RATIO_COLUMNS, ratioCells, runFacts, syntheticVoices } from './content.js';
 import { armVoiceLabel } from './table.js';
 
 /** A table cell: pipes and line breaks would break the row. */
@@ -32,6 +32,8 @@ export function renderMarkdown(a: Archive): string {
   out.push('## Verdict', '');
   if (a.verdict.phrases.length === 0) out.push('No comparison could be made (no arm with its controls held, or one layout only).');
   for (const p of a.verdict.phrases) out.push(p, '');
+  const ratios = ratioCells(a);
+  if (ratios.length > 0) out.push('Layout ratios, round by round (resolved when the interval excludes no difference):', '', row([...RATIO_COLUMNS]), row(RATIO_COLUMNS.map(() => '-')), ...ratios.map(row), '');
   for (const s of a.verdict.passage_a_l_echelle) out.push(`- scaling: ${s}`);
   out.push('', '## Failed controls', '');
   const failed = failures(a);

@@ -16,9 +16,10 @@ export function formatDuration(seconds: number): string {
 }
 
 /**
- * Live progress of a run on stderr: arm i of N, pass j of P, elapsed and estimated time left.
- * The estimate is the time per pass measured so far (loading included) times the passes left;
- * arms carried over by --resume count as done but not as time spent.
+ * Live progress of a run on stderr: arm i of N (an arm in one round; N counts every arm of every
+ * round), the round, pass j of P, elapsed and estimated time left. The estimate is the time per pass
+ * measured so far (loading included) times the passes left; arm rounds carried over by --resume are
+ * not counted as left, nor as time spent.
  */
 export class ProgressReporter {
   private readonly now: () => number;
@@ -27,7 +28,8 @@ export class ProgressReporter {
   private passesPerArm: number | undefined;
   private arm = 0;
   private arms = 0;
-  private finishedArms = 0;
+  private round = '';
+  private current = false;
   private pass = 0;
   private shown = false;
 
@@ -40,6 +42,8 @@ export class ProgressReporter {
       this.startedMs ??= this.now();
       this.arm = e.index;
       this.arms = e.total;
+      this.round = e.rounds > 1 ? ` (round ${e.round}/${e.rounds})` : '';
+      this.current = true;
       this.pass = 0;
       if (this.options.tty) this.draw();
     } else if (e.kind === 'pass') {
@@ -47,9 +51,9 @@ export class ProgressReporter {
       this.pass = e.pass;
       this.measuredPasses += 1;
       if (this.options.tty) this.draw();
-    } else if (e.kind === 'arm-end') {
+    } else if (e.kind === 'round-arm-end') {
       this.arms = e.total;
-      this.finishedArms += 1;
+      this.current = false;
       if (!this.options.tty) this.options.write(`${this.armLabel(e.index)} done; ${this.timing()}\n`);
     }
   }
@@ -64,13 +68,13 @@ export class ProgressReporter {
   secondsLeft(): number | undefined {
     if (this.startedMs === undefined || this.measuredPasses === 0 || this.passesPerArm === undefined) return undefined;
     const perPass = (this.now() - this.startedMs) / 1000 / this.measuredPasses;
-    const inCurrent = this.arm > this.finishedArms ? this.pass : 0;
-    const left = (this.arms - this.finishedArms) * this.passesPerArm - inCurrent;
+    const inCurrent = this.current ? this.passesPerArm - this.pass : 0;
+    const left = (this.arms - this.arm) * this.passesPerArm + inCurrent;
     return Math.max(0, left) * perPass;
   }
 
   private armLabel(index: number): string {
-    return `arm ${index}/${this.arms}`;
+    return `arm ${index}/${this.arms}${this.round}`;
   }
 
   private timing(): string {

@@ -18,7 +18,7 @@ export function armVerdict(arm: ArmRecord): string {
 /** After the controls: NOISY with the spread, or that too few passes were run to know it. */
 export function noiseNote(arm: ArmRecord): string {
   if (!arm.bruyant) return '';
-  if (arm.dispersion_relative === null) return arm.debit_agrege_par_passe.length > 0 ? ` (${arm.debit_agrege_par_passe.length} passes: too few to judge spread or decide)` : '';
+  if (arm.dispersion_relative === null) return arm.debit_agrege_par_passe.length > 0 ? ` (${arm.debit_agrege_par_passe.length} passes: too few to judge spread)` : '';
   return ` NOISY (spread ${fmt(arm.dispersion_relative * 100, 0)}% of median)`;
 }
 

@@ -1,10 +1,10 @@
 import type { Archive, ArmRecord } from '../archive/schema.js';
-import { median, MIN_PASSES_TO_DECIDE } from '../measure/stats.js';
+import { logMeanInterval, median, MIN_ROUNDS_TO_DECIDE } from '../measure/stats.js';
 import { armVoiceLabel } from './table.js';
 
 export type Verdict = Archive['verdict'];
 type Comparison = Verdict['comparaisons'][number];
-type Row = Comparison['classement'][number];
+type Pair = Comparison['paires'][number];
 
 const x = (v: number | null): string => (v === null ? '-' : `x${v.toFixed(1)}`);
 const ci = (c: [number, number] | null): string => (c ? `[${c[0].toFixed(1)}, ${c[1].toFixed(1)}]` : '[no interval]');
@@ -26,9 +26,29 @@ function perRequest(arm: ArmRecord): number | null {
   return v.length > 0 ? median(v) : null;
 }
 
-function overlaps(a: [number, number] | null, b: [number, number] | null): boolean {
-  if (!a || !b) return true;
-  return a[0] <= b[1] && b[0] <= a[1];
+/** A over B from the rounds both ran: the t interval of the mean log ratio of their round figures. */
+export function pairRatio(a: ArmRecord, b: ArmRecord, labels: [string, string]): Pair {
+  const ratios = a.debit_agrege_manches.flatMap((va, i) => {
+    const vb = b.debit_agrege_manches[i];
+    return va !== null && vb !== null && vb !== undefined && va > 0 && vb > 0 ? [va / vb] : [];
+  });
+  const interval = logMeanInterval(ratios);
+  return {
+    a: labels[0],
+    b: labels[1],
+    rapport: interval?.centre ?? (ratios.length === 1 ? (ratios[0] as number) : null),
+    rapport_ic95: interval ? [interval.lo, interval.hi] : null,
+    tranche: interval !== null && (interval.lo > 1 || interval.hi < 1),
+  };
+}
+
+const pct = (r: number): string => `${r >= 1 ? '+' : ''}${((r - 1) * 100).toFixed(0)}%`;
+
+/** "A: +38% [+30%, +45%] over B", and whether that is resolved. */
+export function pairPhrase(p: Pair): string {
+  if (p.rapport === null) return `${p.a} against ${p.b}: no common round to compare.`;
+  const interval = p.rapport_ic95 ? ` [${pct(p.rapport_ic95[0])}, ${pct(p.rapport_ic95[1])}]` : ' [no interval]';
+  return `${p.a}: ${pct(p.rapport)}${interval} over ${p.b}${p.tranche ? '.' : ', not resolved (the interval holds no difference).'}`;
 }
 
 function compare(voiceArms: ArmRecord[], k: number, cores: number): Comparison | undefined {
@@ -41,51 +61,28 @@ function compare(voiceArms: ArmRecord[], k: number, cores: number): Comparison |
   const voice = armVoiceLabel(voiceArms[0] as ArmRecord);
   const exclus = failed.map((a) => `${layoutLabel(a, k)} (${a.etat !== 'done' ? a.etat : `failed ${a.controles.filter((c) => !c.held).map((c) => c.name).join(', ')}`})`);
   const classement = kept.map((a) => ({ disposition: layoutLabel(a, k), debit_agrege: a.debit_agrege_passe_mediane, ic95: a.debit_agrege_ic95, debit_par_requete: perRequest(a) }));
-  const head = `${k} stream${k > 1 ? 's' : ''} on ${cores} cores, ${voice}: `;
-  const parts: string[] = [];
-  if (classement.length === 0) {
-    parts.push('no layout held its controls, so nothing can be concluded.');
-  } else {
-    parts.push(`${classement.map((c) => `${c.disposition}: ${x(c.debit_agrege)} aggregate ${ci(c.ic95)}`).join('; ')}.`);
-  }
-  const fewest = Math.min(...kept.map((a) => a.debit_agrege_par_passe.length));
-  const tooFew = kept.length > 1 && (fewest < MIN_PASSES_TO_DECIDE || classement.some((c) => c.ic95 === null));
-  const versus = (a: Row, b: Row): boolean => {
-    if (tooFew) return false;
-    if (overlaps(a.ic95, b.ic95)) {
-      parts.push(`The difference between ${a.disposition} and ${b.disposition} is not resolved: their intervals overlap.`);
-      return false;
-    }
-    const gain = a.debit_agrege !== null && b.debit_agrege ? ((a.debit_agrege / b.debit_agrege - 1) * 100).toFixed(0) : '?';
-    parts.push(`${a.disposition} gives ${gain}% more speech per second than ${b.disposition}.`);
-    return true;
-  };
-  let resolu = false;
-  const [best, second] = classement;
-  if (tooFew) {
-    parts.push(`Too few passes to decide: ${fewest} timed pass${fewest === 1 ? '' : 'es'}, and a 95% interval of a median needs at least ${MIN_PASSES_TO_DECIDE}; run again with ${MIN_PASSES_TO_DECIDE} or more.`);
-  }
-  if (best && second) {
-    resolu = versus(best, second);
-    // The deployment question itself: K workers at once against one worker taking the K in turn.
-    const bestIsParallel = kept[0]?.flux_simultanes === k && k > 1;
-    const secondIsParallel = kept[1]?.flux_simultanes === k && k > 1;
-    if (k > 1 && bestIsParallel === secondIsParallel) {
-      const other = classement.find((_, i) => (kept[i]?.flux_simultanes === k) !== bestIsParallel);
-      if (other) versus(best, other);
-    }
-  } else if (best) {
-    resolu = true;
+  const paires = kept.flatMap((a, i) => kept.slice(i + 1).map((b) => pairRatio(a, b, [layoutLabel(a, k), layoutLabel(b, k)])));
+  const parts: string[] = [classement.length === 0 ? 'no layout held its controls, so nothing can be concluded.' : `${classement.map((c) => `${c.disposition}: ${x(c.debit_agrege)} aggregate ${ci(c.ic95)}`).join('; ')}.`];
+  const rounds = Math.min(...kept.map((a) => a.debit_agrege_manches.filter((v) => v !== null).length));
+  const top = paires[0];
+  if (top && rounds < MIN_ROUNDS_TO_DECIDE) {
+    parts.push(`Too few rounds to decide: ${rounds} round${rounds === 1 ? '' : 's'}, and an interval that holds the drift between rounds needs at least ${MIN_ROUNDS_TO_DECIDE}; run again with --rounds ${MIN_ROUNDS_TO_DECIDE} or more.`);
+  } else if (top) {
+    parts.push(pairPhrase(top));
+    // The deployment question itself: the best of K workers at once against the best single worker taking the K in turn.
+    const parallel = kept.find((a) => a.flux_simultanes === k && k > 1);
+    const single = kept.find((a) => a.flux_simultanes === 1 && a.fils_par_flux === k) ?? kept.find((a) => a.flux_simultanes === 1);
+    const question = parallel && single ? paires.find((p) => [p.a, p.b].includes(layoutLabel(parallel, k)) && [p.a, p.b].includes(layoutLabel(single, k))) : undefined;
+    if (question && question !== top) parts.push(pairPhrase(question));
   }
   const fastest = [...classement].sort((a, b) => (b.debit_par_requete ?? -1) - (a.debit_par_requete ?? -1))[0];
   if (fastest && classement.length > 1) {
     parts.push(`One request alone is fastest with ${fastest.disposition.replace(/, serving the \d+ one after another$/, '')} (${x(fastest.debit_par_requete)}).`);
   }
-  if (k > 1 && kept.some((a) => a.flux_simultanes === 1)) {
-    parts.push(`Serving ${k} streams with one worker means request ${k} waits for ${k - 1} before it.`);
-  }
+  if (k > 1 && kept.some((a) => a.flux_simultanes === 1)) parts.push(`Serving ${k} streams with one worker means request ${k} waits for ${k - 1} before it.`);
   if (exclus.length > 0) parts.push(`Left out, controls failed: ${exclus.join('; ')}.`);
-  return { voix: voiceArms[0]?.voix ?? '', flux: k, resolu, classement, exclus, phrase: head + parts.join(' ') };
+  const head = `${k} stream${k > 1 ? 's' : ''} on ${cores} cores, ${voice}: `;
+  return { voix: voiceArms[0]?.voix ?? '', flux: k, resolu: classement.length === 1 || (top?.tranche ?? false), classement, paires, exclus, phrase: head + parts.join(' ') };
 }
 
 /**

@@ -25,7 +25,8 @@ export interface ChildRecord {
   pid: number | undefined;
   core: number | undefined;
   loaded?: LoadedMessage;
-  passes: PassMessage[];
+  /** `round` is set when rounds are merged (1-based); a single run is round 1. */
+  passes: Array<PassMessage & { round?: number }>;
 }
 
 export interface PassSync {
@@ -38,6 +39,7 @@ export interface PassSync {
   skewMs: number;
   /** Latest start minus the planned instant. */
   lateMs: number;
+  round?: number;
 }
 
 export interface ArmRun {
@@ -48,6 +50,8 @@ export interface ArmRun {
   /** CPU readings around each timed pass (all ready, to all reported), for the outside-load control. */
   timedCpu: Array<{ before: CpuSnapshot; after: CpuSnapshot }>;
   wallSeconds: number;
+  /** Set when several rounds were merged: each round's place, state, wall time and the cores each stream saw. */
+  rounds?: Array<{ round: number; order: number; state: ArmRun['state']; wallSeconds: number; seen: number[][] }>;
 }
 
 export interface ArmRunParams {

@@ -7,7 +7,15 @@ export const InitMessageSchema = z.object({
   rang: z.number().int().nonnegative(),
   voice: z.object({ name: z.string(), onnxPath: z.string(), config: VoiceConfigSchema }),
   threads: z.number().int().positive(),
-  lines: z.array(z.string()),
+  /**
+   * The text, phonemized once by the parent: each sentence's phoneme ids (and its share of the
+   * phonemizer's time). No stream carries the phonemizer.
+   */
+  prepared: z.object({
+    sentences: z.array(z.object({ text: z.string(), phonemes: z.array(z.string()), ids: z.array(z.number().int().nonnegative()), phonemizeSeconds: z.number().nonnegative() })),
+    phonemizeSeconds: z.number().nonnegative(),
+    missingPhonemes: z.record(z.string(), z.number()),
+  }),
   warmup: z.number().int().nonnegative(),
   passes: z.number().int().positive(),
 });

@@ -1,6 +1,6 @@
 import type { ArmRecord, ChildRecordOut, Condition, PassRecord } from '../archive/schema.js';
 import { affinityControl, cpuMaxControl, cpuSumControl, outsideLoadControl, skewControl, type Control } from '../measure/controls.js';
-import { distribution, median, medianInterval, MIN_PASSES_TO_DECIDE, summarize, upperControlLimit } from '../measure/stats.js';
+import { distribution, logMeanInterval, median, MIN_PASSES_FOR_SPREAD, summarize, upperControlLimit } from '../measure/stats.js';
 import { outsideCoresOver } from '../measure/system-cpu.js';
 import type { ArmRun, ChildRecord, PassSync } from './arm.js';
 import type { PassMessage } from './messages.js';
@@ -13,10 +13,11 @@ function sumOrNull(values: ReadonlyArray<number | null>): number | null {
 const positive = (x: number): boolean => Number.isFinite(x) && x > 0;
 const finite = (values: ReadonlyArray<number | null>): number[] => values.filter((v): v is number => v !== null && Number.isFinite(v));
 
-function passRecord(m: PassMessage): PassRecord {
+function passRecord(m: PassMessage & { round?: number }): PassRecord {
   const measured = positive(m.computeSeconds) && positive(m.audioSeconds);
   return {
     passe: m.pass,
+    manche: m.round ?? 1,
     temps_calcul_s: m.computeSeconds,
     audio_s: m.audioSeconds,
     // A pass with no compute or no audio has no ratio: null, and its arm fails saying why.
@@ -78,6 +79,20 @@ export interface ArmIdentity {
   allCores: number[];
 }
 
+/** Per round (index = round - 1), the median of its values; null for a round with none. */
+function byRound(rounds: number, values: ReadonlyArray<{ round: number; value: number }>): Array<number | null> {
+  return Array.from({ length: rounds }, (_, i) => {
+    const v = values.filter((x) => x.round === i + 1).map((x) => x.value);
+    return v.length > 0 ? median(v) : null;
+  });
+}
+
+/** The between-round 95% interval (t on the logs of the round figures), set around `point`. */
+function around(point: number | null, perRound: ReadonlyArray<number | null>): [number, number] | null {
+  const interval = logMeanInterval(perRound.filter((v): v is number => v !== null));
+  return point === null || interval === null ? null : [point * Math.exp(-interval.halfWidth), point * Math.exp(interval.halfWidth)];
+}
+
 /** The speech a pass produced: every stream's audio, and its span from first start to last end. */
 function passSpan(children: readonly ChildRecord[], s: PassSync): { audio: number; spanSeconds: number } {
   const audio = children.reduce((sum, c) => sum + (c.passes.find((p) => p.pass === s.pass)?.audioSeconds ?? 0), 0);
@@ -96,7 +111,10 @@ function armControls(run: ArmRun, id: ArmIdentity, enfants: ChildRecordOut[], co
     const sum = cpuSumControl(enfants.map((e) => e.resume.cpu_pourcent.mediane), usable, id.allCores.length);
     if (sum) controls.push(sum);
   }
-  const affinity = seen.every((s) => s.length > 0) ? affinityControl(seen, condition.affinite, id.allCores) : undefined;
+  // Every round started its own streams: each round's pinning must hold, not only the first's.
+  const seenByRound = run.rounds?.map((r) => r.seen) ?? [seen];
+  const affinities = seenByRound.every((s) => s.length > 0 && s.every((c) => c.length > 0)) ? seenByRound.map((s) => affinityControl(s, condition.affinite, id.allCores)) : [];
+  const affinity = affinities.find((c) => !c.held) ?? affinities[0];
   if (affinity) controls.push(affinity);
   if (complete) {
     const timedSync = run.sync.filter((s) => !s.warmup);
@@ -118,12 +136,16 @@ export function armRecord(run: ArmRun, id: ArmIdentity): ArmRecord {
   const { controls, affinity } = armControls(run, id, enfants, complete);
   const spans = run.sync.map((s) => ({ s, ...passSpan(run.children, s) }));
   // Aggregate of each timed pass: only passes every stream finished, and that measured something.
-  const perPass = spans.filter(({ s, audio, spanSeconds }) => !s.warmup && s.endsMs.length === enfants.length && positive(audio) && positive(spanSeconds)).map(({ audio, spanSeconds }) => audio / spanSeconds);
+  const counted = spans.filter(({ s, audio, spanSeconds }) => !s.warmup && s.endsMs.length === enfants.length && positive(audio) && positive(spanSeconds));
+  const perPass = counted.map(({ audio, spanSeconds }) => audio / spanSeconds);
   const perPassMedian = perPass.length > 0 ? median(perPass) : null;
   const iqr = distribution(perPass).iqr;
-  // With fewer passes than an interval needs, a spread means nothing either: unknown, and so NOISY.
-  const relativeSpread = perPassMedian && iqr !== null && perPass.length >= MIN_PASSES_TO_DECIDE ? iqr / perPassMedian : null;
+  // With too few passes a spread means nothing: unknown, and so NOISY.
+  const relativeSpread = perPassMedian && iqr !== null && perPass.length >= MIN_PASSES_FOR_SPREAD ? iqr / perPassMedian : null;
   const perStream = enfants.map((e) => e.resume.ratio.mediane);
+  const rounds = Math.max(1, ...spans.map(({ s }) => s.round ?? 1));
+  const perRound = byRound(rounds, counted.map(({ s, audio, spanSeconds }) => ({ round: s.round ?? 1, value: audio / spanSeconds })));
+  const streamIntervals = enfants.map((e, i) => around(perStream[i] ?? null, byRound(rounds, e.passes.flatMap((p) => (p.ratio === null ? [] : [{ round: p.manche, value: p.ratio }])))));
   return {
     voix: id.voice.name,
     voix_synthetique: id.voice.synthetic,
@@ -146,6 +168,7 @@ export function armRecord(run: ArmRun, id: ArmIdentity): ArmRecord {
       fins_ms: s.endsMs,
       skew_ms: s.skewMs,
       retard_ms: s.lateMs,
+      manche: s.round ?? 1,
       audio_total_s: audio,
       etendue_s: spanSeconds,
     })),
@@ -153,9 +176,12 @@ export function armRecord(run: ArmRun, id: ArmIdentity): ArmRecord {
     debit_agrege_mediane: sumOrNull(perStream),
     debit_agrege_par_passe: perPass,
     debit_agrege_passe_mediane: perPassMedian,
-    debit_agrege_ic95: medianInterval(perPass),
+    debit_agrege_ic95: around(perPassMedian, perRound),
+    debit_agrege_manches: perRound,
+    debit_par_flux_ic95: streamIntervals,
     dispersion_relative: relativeSpread,
     bruyant: relativeSpread === null || relativeSpread > 0.1,
+    manches: (run.rounds ?? [{ round: 1, order: 1, state: run.state, wallSeconds: run.wallSeconds }]).map((r) => ({ manche: r.round, ordre: r.order, etat: r.state, mural_s: r.wallSeconds })),
     cpu_somme_medianes: sumOrNull(enfants.map((e) => e.resume.cpu_pourcent.mediane)),
     controles: controls,
     // An arm that did not finish, or whose controls were not all taken, does not hold.

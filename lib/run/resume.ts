@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { armKey } from '../archive/partial.js';
-import { ArmSchema, ConditionSchema, type ArmRecord, type Condition } from '../archive/schema.js';
+import { ConditionSchema, type Condition } from '../archive/schema.js';
 import { PiperParallelError } from '../errors.js';
+import { ArmRunSchema, toArmRun } from './arm-run-schema.js';
+import type { RoundRun } from './rounds.js';
 
 /** The first line of a partial file: everything needed to carry the run on. */
 export const PartialHeaderSchema = z.object({
@@ -11,6 +12,10 @@ export const PartialHeaderSchema = z.object({
   machine: z.string(),
   passes: z.number().int().positive(),
   warmup: z.number().int().nonnegative(),
+  rounds: z.number().int().positive(),
+  seed: z.number().int(),
+  precisionPct: z.number().nullable(),
+  maxMinutes: z.number().nullable(),
   conditions: z.array(ConditionSchema),
   text: z.object({ source: z.string(), lines: z.array(z.string()), sha256: z.string() }),
   voices: z.array(z.object({ name: z.string(), sha256: z.string(), standsInFor: z.string().optional() })),
@@ -21,9 +26,11 @@ export type PartialHeader = z.infer<typeof PartialHeaderSchema>;
 export interface PartialRun {
   file: string;
   header: PartialHeader;
-  /** Finished arms by key, in the order they were written. */
-  arms: Map<string, ArmRecord>;
+  /** Finished arm-rounds by `<arm key>#<round>`, in the order they were written. */
+  rounds: Map<string, RoundRun & { key: string }>;
 }
+
+const RoundLineSchema = z.object({ kind: z.literal('round'), key: z.string(), round: z.number().int().positive(), order: z.number().int().positive(), run: ArmRunSchema });
 
 /** Read a partial file; a last line cut off by a crash is ignored, anything else broken is refused. */
 export async function readPartial(file: string): Promise<PartialRun> {
@@ -42,21 +49,23 @@ export async function readPartial(file: string): Promise<PartialRun> {
       if (i < lines.length - 1) throw new PiperParallelError('USAGE', `--resume ${file}: line ${i + 1} is not JSON; the file is damaged`, { cause: err });
     }
   });
-  const [first, ...rest] = parsed as Array<{ kind?: string; header?: unknown; arm?: unknown }>;
+  const [first, ...rest] = parsed as Array<{ kind?: string; header?: unknown }>;
   const header = PartialHeaderSchema.safeParse(first?.kind === 'header' ? first.header : undefined);
-  if (!header.success) throw new PiperParallelError('USAGE', `--resume ${file} has no valid header line; is it a piper-parallel partial file?`);
-  const arms = new Map<string, ArmRecord>();
+  if (!header.success) throw new PiperParallelError('USAGE', `--resume ${file} has no valid header line (a partial file of this version of piper-parallel?); start a new run`);
+  const rounds = new Map<string, RoundRun & { key: string }>();
   for (const r of rest) {
-    const arm = ArmSchema.safeParse(r.arm);
-    if (r.kind !== 'arm' || !arm.success) throw new PiperParallelError('USAGE', `--resume ${file} holds a line that is not an arm; the file is damaged`);
-    arms.set(armKey(arm.data), arm.data);
+    const line = RoundLineSchema.safeParse(r);
+    if (!line.success) throw new PiperParallelError('USAGE', `--resume ${file} holds a line that is not an arm's round; the file is damaged`);
+    rounds.set(`${line.data.key}#${line.data.round}`, { key: line.data.key, round: line.data.round, order: line.data.order, run: toArmRun(line.data.run) });
   }
-  return { file, header: header.data, arms };
+  return { file, header: header.data, rounds };
 }
 
 export interface Requested {
   passes?: number;
   warmup?: number;
+  rounds?: number;
+  seed?: number;
   conditions?: Condition[];
   voices?: string[];
   textSha256?: string;
@@ -67,6 +76,8 @@ export function resumeDifferences(h: PartialHeader, r: Requested): string[] {
   const out: string[] = [];
   if (r.passes !== undefined && r.passes !== h.passes) out.push(`passes ${h.passes} then, ${r.passes} now`);
   if (r.warmup !== undefined && r.warmup !== h.warmup) out.push(`--warmup ${h.warmup} then, ${r.warmup} now`);
+  if (r.rounds !== undefined && r.rounds !== h.rounds) out.push(`--rounds ${h.rounds} then, ${r.rounds} now`);
+  if (r.seed !== undefined && r.seed !== h.seed) out.push(`--seed ${h.seed} then, ${r.seed} now`);
   if (r.conditions !== undefined && JSON.stringify(r.conditions) !== JSON.stringify(h.conditions)) out.push('other conditions (--streams/--threads/--affinity/--isolation)');
   if (r.voices !== undefined && JSON.stringify(r.voices) !== JSON.stringify(h.voices.map((v) => v.name))) out.push(`voices ${h.voices.map((v) => v.name).join(',')} then, ${r.voices.join(',')} now`);
   if (r.textSha256 !== undefined && r.textSha256 !== h.text.sha256) out.push('another text');

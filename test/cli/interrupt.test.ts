@@ -7,13 +7,13 @@ import { ArchiveSchema } from '../../lib/archive/schema.js';
 import { BIN, sharedVoicesDir } from '../helpers/paths.js';
 import { archives, assertClean, baseArgs, runCli, workspace } from '../faults/harness.js';
 
-/** Run the four default conditions with 2 passes and send one Ctrl-C once the first arm is printed. */
+/** Run the four default conditions with 2 passes (2 rounds) and send one Ctrl-C once the first arm round is done. */
 async function interruptAfterFirstArm() {
   const w = workspace();
   let sent = false;
   const r = await runCli(baseArgs(w, '2'), {
-    onStdout: (out, pid) => {
-      if (!sent && /K=1\s+T=1/.test(out)) {
+    onStderr: (err, pid) => {
+      if (!sent && /^arm 1\/8 \(round 1\/2\) done/m.test(err)) {
         sent = true;
         process.kill(pid, 'SIGINT');
       }
@@ -22,14 +22,14 @@ async function interruptAfterFirstArm() {
   return { w, r };
 }
 
-it('Ctrl-C after the first arm: exit 130, the finished arm kept in the partial file, no archive, no child left', async () => {
+it('Ctrl-C after the first arm round: exit 130, that arm round kept in the partial file, no archive, no child left', async () => {
   const { w, r } = await interruptAfterFirstArm();
   assert.equal(r.code, 130, r.stderr);
-  assert.match(r.stderr, /interrupted during .*; 1 finished arm\(s\) kept in .*\.partial\/piper-parallel-\d{8}-\d{6}\.jsonl; resume with: piper-parallel --resume \S+\.jsonl/);
+  assert.match(r.stderr, /interrupted (during|before) .* in round 1; 1 finished arm round\(s\) kept in .*\.partial\/piper-parallel-\d{8}-\d{6}\.jsonl; resume with: piper-parallel --resume \S+\.jsonl/);
   assert.deepEqual(archives(w), []);
   const [partial] = readdirSync(path.join(w.out, '.partial'));
-  const lines = readFileSync(path.join(w.out, '.partial', partial!), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string });
-  assert.deepEqual(lines.map((l) => l.kind), ['header', 'arm']);
+  const lines = readFileSync(path.join(w.out, '.partial', partial!), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string; round?: number });
+  assert.deepEqual(lines.map((l) => [l.kind, l.round]), [['header', undefined], ['round', 1]]);
   assertClean(w, r);
 });
 
@@ -38,7 +38,7 @@ it('--resume after that Ctrl-C skips the finished arm, refuses another protocol,
   assert.equal(first.code, 130, first.stderr);
   const partialFile = /--resume (\S+\.jsonl)/.exec(first.stderr)?.[1];
   assert.ok(partialFile, first.stderr);
-  const firstArm = (JSON.parse(readFileSync(partialFile, 'utf8').trim().split('\n')[1]!) as { arm: { enfants: Array<{ pid: number }> } }).arm;
+  const kept = JSON.parse(readFileSync(partialFile, 'utf8').trim().split('\n')[1]!) as { key: string; run: { children: Array<{ pid: number }> } };
 
   const refused = spawnSync(process.execPath, [BIN, '3', '--resume', partialFile, '--settle', '0', '--voices-dir', sharedVoicesDir()], { encoding: 'utf8' });
   assert.equal(refused.status, 2);
@@ -50,8 +50,10 @@ it('--resume after that Ctrl-C skips the finished arm, refuses another protocol,
   assert.equal(archive.bras.length, 4);
   assert.equal(archive.interrompu, true);
   assert.equal(archive.protocole.passes_par_bras, 2);
-  // The finished arm was kept as measured, not run again.
-  assert.deepEqual(archive.bras[0]?.enfants.map((e) => e.pid), firstArm.enfants.map((e) => e.pid));
+  // The finished arm round was kept as measured, not run again: its streams' pids are the first round's.
+  const arm = archive.bras.find((b) => `${b.voix}|K${b.flux_simultanes}|T${b.fils_par_flux}|${b.affinite_demandee ? 'pinned' : 'free'}|${b.isolation}` === kept.key);
+  assert.deepEqual(arm?.enfants.map((e) => e.pid), kept.run.children.map((c) => c.pid));
+  assert.deepEqual(archive.bras.map((b) => b.manches.length), [2, 2, 2, 2]);
   assert.deepEqual(readdirSync(path.join(w.out, '.partial')), []);
   assert.equal(archives(w).length, 1);
 });

@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import type { Archive } from '../../lib/archive/schema.js';
-import { compareArchives } from '../../lib/compare/compare.js';
+import { compareArchives, comparisonMarkdown } from '../../lib/compare/compare.js';
 import { readComparable, toComparable } from '../../lib/compare/read.js';
 import { runArms } from '../../lib/run/run-arms.js';
 import { throughputFellBeyond } from '../helpers/archive.js';
@@ -140,6 +140,34 @@ describe('compare', () => {
     assert.deepEqual(paired.map((r) => [r.metric, r.verdict]), [['aggregate', 'INCOMPARABLE'], ['per_stream', 'INCOMPARABLE'], ['cpu_percent', 'INCOMPARABLE']]);
     assert.match(paired[0]?.why ?? '', /text unknown in A/);
     assert.equal(forced.comparedArms, 0);
+  });
+
+  it('sets each layout ratio of A beside B, and prints a decision that flipped first', async () => {
+    const pair = (x: Archive, rapport: number, tranche: boolean): void => {
+      const p = x.verdict.comparaisons[0]!.paires[0]!;
+      p.rapport = rapport;
+      p.rapport_ic95 = tranche ? [rapport * 0.95, rapport * 1.05] : [rapport * 0.7, rapport * 1.3];
+      p.tranche = tranche;
+    };
+    const a = variant('ra', (x) => { steady(x); pair(x, 1.2, true); });
+    const flipped = compareArchives(await readComparable(a), await readComparable(variant('rb', (x) => { steady(x); pair(x, 0.8, true); })));
+    assert.equal(flipped.ratios.length, 1);
+    assert.equal(flipped.ratios[0]?.contradiction, true);
+    const md = comparisonMarkdown(flipped);
+    assert.match(md.split('\n')[1] ?? '', /^CONTRADICTION: synthetic-siwis-medium, K=2: .* over .* is 1\.200 \[1\.140, 1\.260\] resolved in A and 0\.800 \[0\.760, 0\.840\] resolved in B/);
+    // Resolved in A, not in B: no contradiction, both shown side by side.
+    const unsure = compareArchives(await readComparable(a), await readComparable(variant('rc', (x) => { steady(x); pair(x, 0.9, false); })));
+    assert.equal(unsure.ratios[0]?.contradiction, false);
+    assert.doesNotMatch(comparisonMarkdown(unsure), /CONTRADICTION/);
+    assert.match(comparisonMarkdown(unsure), /\| 1\.200 \[1\.140, 1\.260\] resolved \| 0\.900 \[0\.630, 1\.170\] \|/);
+    // The same pair written the other way round in B is turned to read A over B.
+    const turned = compareArchives(await readComparable(a), await readComparable(variant('rd', (x) => {
+      steady(x);
+      const p = x.verdict.comparaisons[0]!.paires[0]!;
+      [p.a, p.b] = [p.b, p.a];
+      p.rapport = 1 / 1.25; p.rapport_ic95 = [1 / 1.3, 1 / 1.2]; p.tranche = true;
+    })));
+    assert.ok(Math.abs((turned.ratios[0]?.inB.ratio ?? 0) - 1.25) < 1e-12 && turned.ratios[0]?.contradiction === false);
   });
 
   it('never sets the script\'s sum of stream medians against this tool\'s speech over the span', async () => {

@@ -17,7 +17,8 @@ import { archives, assertClean, partialArms, runCli, streamPids, workspace } fro
 async function interrupted(signal: NodeJS.Signals, warmup: number, readyPass: number): Promise<{ traceAtSignal: string }> {
   const w = workspace();
   // The built-in text: passes of a couple of seconds, so 300 ms after ready the pass is under way.
-  const args = ['3', '--settle', '0', '--voice', 'synthetic-siwis-medium', '--streams', '1', '--warmup', String(warmup), '--out-dir', w.out, '--voices-dir', w.voices];
+  // 6 passes: 3 rounds of 2, so round 1 has a timed pass 1.
+  const args = ['6', '--settle', '0', '--voice', 'synthetic-siwis-medium', '--streams', '1', '--warmup', String(warmup), '--out-dir', w.out, '--voices-dir', w.voices];
   let traceAtSignal = '';
   let latest = '';
   let timer: NodeJS.Timeout | undefined;
@@ -35,7 +36,7 @@ async function interrupted(signal: NodeJS.Signals, warmup: number, readyPass: nu
   });
   clearTimeout(timer);
   assert.equal(r.code, 130, `${signal}: ${r.stderr}`);
-  assert.match(r.stderr, /piper-parallel: interrupted during synthetic-siwis-medium K=1 T=1 free; 0 finished arm\(s\) kept in \S+\.jsonl; resume with: piper-parallel --resume \S+/);
+  assert.match(r.stderr, /piper-parallel: interrupted during synthetic-siwis-medium K=1 T=1 free in round 1; 0 finished arm round\(s\) kept in \S+\.jsonl; resume with: piper-parallel --resume \S+/);
   assert.deepEqual(archives(w), []);
   assert.deepEqual(partialArms(w), [0]);
   assertClean(w, r);

@@ -38,7 +38,7 @@ describe('faults in the streams', () => {
     // The K=2 arm kept the passes it finished before the kill, and no more than 20.
     assert.ok((a.bras[1]?.enfants[1]?.passes.length ?? 99) < 20);
     assert.match(a.bras[1]?.erreur ?? '', new RegExp(`stream 1 \\(pid ${killed}\\) exited on signal SIGKILL .*run again`));
-    assert.match(r.stdout, /FAILED: stream 1 \(pid \d+\) exited on signal SIGKILL/);
+    assert.match(r.stdout, /FAILED: round \d: stream 1 \(pid \d+\) exited on signal SIGKILL/);
     assertClean(w, r);
   });
 

@@ -41,6 +41,7 @@ export function expectedMarks(a: Archive): Map<string, number> {
   const out = new Map<string, number>();
   const voice = 'synthetic-siwis-medium';
   const arms = a.bras;
+  out.set('drift', arms.reduce((n, b) => n + b.synchro.filter((s) => !s.echauffement && s.etendue_s > 0 && s.audio_total_s > 0).length, 0));
   out.set(`throughput-${voice}`,
     arms.filter((b) => b.debit_agrege_passe_mediane !== null).length
     + arms.filter((b) => b.debit_agrege_ic95 !== null).length

@@ -39,14 +39,15 @@ describe('Markdown report', () => {
       const row = rows[i] ?? '';
       assert.ok(row.includes(`x${b.debit_agrege_passe_mediane?.toFixed(2)}`), row);
       assert.ok(row.includes(b.affinite_demandee ? 'one core each' : 'free'), row);
-      // 3 passes: held, and no spread or winner claimed from so few.
-      assert.ok(row.endsWith('| OK (3 passes: too few to judge spread or decide) |'), row);
-      assert.ok(row.includes('[no interval]'), row);
+      // 3 passes: held, and no spread claimed from so few; 3 rounds: an interval between them.
+      assert.ok(row.endsWith('| OK (3 passes: too few to judge spread) |'), row);
+      assert.match(row, /x\d+\.\d\d \[\d+\.\d, \d+\.\d\]/);
     }
     for (const p of a.verdict.phrases) assert.ok(md.includes(p));
     assert.match(md, /## Failed controls\n\nNone: every control held in every arm\./);
     assert.match(md, /each p95 in the archive is the largest value seen/);
-    assert.match(md, /With 3 passes per arm no interval exists and no layout is named a winner/);
+    assert.match(md, /Its 95% interval comes from the spread between rounds/);
+    assert.match(md, /Layout ratios, round by round/);
     assert.match(md, /Synthetic voices cost what a Piper medium voice costs, but they are not speech/);
   });
 

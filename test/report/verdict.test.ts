@@ -1,13 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ArmRecord } from '../../lib/archive/schema.js';
-import { median, medianInterval } from '../../lib/measure/stats.js';
+import { median } from '../../lib/measure/stats.js';
 import { Prng } from '../../lib/prng.js';
 import { buildVerdict } from '../../lib/report/verdict.js';
+
+const pct = (r: number): string => `${r >= 1 ? '+' : ''}${((r - 1) * 100).toFixed(0)}%`;
 import { armLine } from '../../lib/report/table.js';
 
-/** An arm with just what the verdict reads; 6 timed passes unless `passes` says otherwise. */
-function arm(p: { k: number; t: number; pin: boolean; agg: number; ci: [number, number] | null; per: number[]; held?: boolean; iso?: 'process' | 'thread'; passes?: number[] }): ArmRecord {
+/** An arm with just what the verdict reads: its round figures (default three rounds at `agg`). */
+function arm(p: { k: number; t: number; pin: boolean; agg: number; ci: [number, number] | null; per: number[]; held?: boolean; iso?: 'process' | 'thread'; rounds?: number[] }): ArmRecord {
+  const rounds = p.rounds ?? [p.agg, p.agg, p.agg];
   return {
     voix: 'synthetic-siwis-medium',
     voix_synthetique: true,
@@ -25,11 +28,14 @@ function arm(p: { k: number; t: number; pin: boolean; agg: number; ci: [number, 
     synchro: [],
     debit_par_flux_mediane: p.per,
     debit_agrege_mediane: p.agg,
-    debit_agrege_par_passe: p.passes ?? Array.from({ length: 6 }, () => p.agg),
+    debit_agrege_par_passe: rounds.flatMap((r) => [r, r]),
     debit_agrege_passe_mediane: p.agg,
     debit_agrege_ic95: p.ci,
+    debit_agrege_manches: rounds,
+    debit_par_flux_ic95: p.per.map(() => null),
     dispersion_relative: 0.01,
     bruyant: false,
+    manches: rounds.map((_, i) => ({ manche: i + 1, ordre: 1, etat: 'done' as const, mural_s: 1 })),
     cpu_somme_medianes: 100,
     controles: p.held === false ? [{ name: 'cpu_sum', threshold: 150, measured: 120, unit: '%', held: false, message: 'short' }] : [],
     controle_tenu: p.held ?? true,
@@ -37,65 +43,70 @@ function arm(p: { k: number; t: number; pin: boolean; agg: number; ci: [number, 
 }
 
 describe('verdict', () => {
-  it('names the winner and the gain when the intervals are apart; one request alone with 2 threads', () => {
+  it('quotes the paired ratio of the top two with its interval, and the deployment question beside it', () => {
     const v = buildVerdict([
-      arm({ k: 1, t: 1, pin: false, agg: 8, ci: [7.8, 8.2], per: [8] }),
-      arm({ k: 2, t: 1, pin: true, agg: 15.7, ci: [15.2, 16.1], per: [7.9, 7.8] }),
-      arm({ k: 1, t: 2, pin: false, agg: 12.5, ci: [12.1, 12.9], per: [12.5] }),
+      arm({ k: 1, t: 1, pin: false, agg: 8, ci: [7.8, 8.2], per: [8], rounds: [8, 7.6, 8.4] }),
+      arm({ k: 2, t: 1, pin: true, agg: 15.7, ci: [15.2, 16.1], per: [7.9, 7.8], rounds: [15.7, 15, 16.4] }),
+      arm({ k: 1, t: 2, pin: false, agg: 12.5, ci: [12.1, 12.9], per: [12.5], rounds: [12.5, 12, 13.1] }),
     ], 2);
     assert.equal(v.comparaisons.length, 1);
     const c = v.comparaisons[0]!;
-    assert.equal(c.resolu, true);
     assert.equal(c.flux, 2);
+    // Round by round 15.7/12.5, 15/12, 16.4/13.1: all close to 1.25, so the interval is narrow and excludes 1.
+    const top = c.paires[0]!;
+    assert.deepEqual([top.a, top.b, top.tranche], ['2 processes x 1 thread, pinned', '1 process x 2 threads, serving the 2 one after another', true]);
+    const logs = [15.7 / 12.5, 15 / 12, 16.4 / 13.1].map(Math.log);
+    assert.ok(Math.abs((top.rapport ?? 0) - Math.exp(logs.reduce((x, y) => x + y, 0) / 3)) < 1e-12);
+    assert.equal(c.resolu, true);
+    assert.equal(c.paires.length, 3);
     assert.equal(
       c.phrase,
       '2 streams on 2 cores, synthetic-siwis-medium: 2 processes x 1 thread, pinned: x15.7 aggregate [15.2, 16.1]; ' +
         '1 process x 2 threads, serving the 2 one after another: x12.5 aggregate [12.1, 12.9]; ' +
         '1 process x 1 thread, serving the 2 one after another: x8.0 aggregate [7.8, 8.2]. ' +
-        '2 processes x 1 thread, pinned gives 26% more speech per second than 1 process x 2 threads, serving the 2 one after another. ' +
+        `2 processes x 1 thread, pinned: +25% [${pct(top.rapport_ic95![0])}, ${pct(top.rapport_ic95![1])}] over 1 process x 2 threads, serving the 2 one after another. ` +
         'One request alone is fastest with 1 process x 2 threads (x12.5). ' +
         'Serving 2 streams with one worker means request 2 waits for 1 before it.',
     );
   });
 
-  it('says "not resolved" when the intervals overlap, never a winner', () => {
+  it('says "not resolved" when the ratio\'s interval holds 1, never a winner', () => {
     const v = buildVerdict([
-      arm({ k: 2, t: 1, pin: false, agg: 15.0, ci: [14.0, 16.0], per: [7.5, 7.5] }),
-      arm({ k: 2, t: 1, pin: true, agg: 15.5, ci: [15.1, 16.2], per: [7.7, 7.8] }),
+      arm({ k: 2, t: 1, pin: false, agg: 15.0, ci: [14.0, 16.0], per: [7.5, 7.5], rounds: [15, 14, 16] }),
+      arm({ k: 2, t: 1, pin: true, agg: 15.5, ci: [15.1, 16.2], per: [7.7, 7.8], rounds: [14.5, 15.5, 15.5] }),
     ], 2);
     const c = v.comparaisons[0]!;
     assert.equal(c.resolu, false);
-    assert.match(c.phrase, /The difference between 2 processes x 1 thread, pinned and 2 processes x 1 thread, free is not resolved: their intervals overlap\./);
-    assert.doesNotMatch(c.phrase, /more speech per second/);
+    assert.equal(c.paires[0]?.tranche, false);
+    assert.match(c.phrase, /2 processes x 1 thread, pinned: \+\d+% \[-\d+%, \+\d+%\] over 2 processes x 1 thread, free, not resolved \(the interval holds no difference\)\./);
   });
 
-  it('names no winner below 6 passes, however far apart the figures, and says why', () => {
+  it('names no winner from a single round, however far apart the figures, and says why', () => {
     const v = buildVerdict([
-      arm({ k: 2, t: 1, pin: false, agg: 20.6, ci: null, per: [10.3, 10.3], passes: [20.6, 20.6, 20.6] }),
-      arm({ k: 1, t: 2, pin: false, agg: 20, ci: null, per: [20], passes: [20, 20, 20] }),
+      arm({ k: 2, t: 1, pin: false, agg: 20.6, ci: null, per: [10.3, 10.3], rounds: [20.6] }),
+      arm({ k: 1, t: 2, pin: false, agg: 10, ci: null, per: [10], rounds: [10] }),
     ], 2);
     const c = v.comparaisons[0]!;
     assert.equal(c.resolu, false);
-    assert.match(c.phrase, /Too few passes to decide: 3 timed passes, and a 95% interval of a median needs at least 6; run again with 6 or more\./);
-    assert.doesNotMatch(c.phrase, /more speech per second|not resolved: their intervals overlap/);
+    assert.deepEqual(c.paires.map((p) => [p.rapport, p.rapport_ic95, p.tranche]), [[2.06, null, false]]);
+    assert.match(c.phrase, /Too few rounds to decide: 1 round, and an interval that holds the drift between rounds needs at least 2; run again with --rounds 2 or more\./);
   });
 
-  it('two identical layouts, simulated with seeded noise: never resolved below 6 passes, rarely at 6 (seeded simulation)', () => {
+  it('two identical layouts, simulated with seeded drift and noise: rarely resolved (seeded simulation)', () => {
     const rng = new Prng(7);
-    const noisy = (): number => 20 * (1 + 0.1 * (rng.next() + rng.next() + rng.next() - 1.5));
-    const sameLayouts = (n: number): boolean => {
-      const passesA = Array.from({ length: n }, noisy);
-      const passesB = Array.from({ length: n }, noisy);
-      const v = buildVerdict([
-        arm({ k: 2, t: 1, pin: false, agg: median(passesA), ci: medianInterval(passesA), per: [10, 10], passes: passesA }),
-        arm({ k: 2, t: 1, pin: true, agg: median(passesB), ci: medianInterval(passesB), per: [10, 10], passes: passesB }),
-      ], 2);
-      return v.comparaisons[0]!.resolu;
+    const noisy = (drift: number): number => 20 * drift * (1 + 0.05 * (rng.next() + rng.next() + rng.next() - 1.5));
+    const sameLayouts = (rounds: number): boolean => {
+      const drifts = Array.from({ length: rounds }, () => 1 + 0.2 * (rng.next() - 0.5));
+      const a = drifts.map(noisy);
+      const b = drifts.map(noisy);
+      return buildVerdict([
+        arm({ k: 2, t: 1, pin: false, agg: median(a), ci: null, per: [10, 10], rounds: a }),
+        arm({ k: 2, t: 1, pin: true, agg: median(b), ci: null, per: [10, 10], rounds: b }),
+      ], 2).comparaisons[0]!.resolu;
     };
-    const rate = (n: number): number => Array.from({ length: 1000 }, () => sameLayouts(n)).filter(Boolean).length / 1000;
-    assert.deepEqual([1, 2, 3, 5].map(rate), [0, 0, 0, 0]);
-    // Two non-overlapping [min, max] of 6 identical draws: 2 / C(12, 6) = 0.2%.
-    assert.ok(rate(6) <= 0.05, `identical layouts declared different ${rate(6)} of the time at 6 passes`);
+    const rate = (rounds: number): number => Array.from({ length: 1000 }, () => sameLayouts(rounds)).filter(Boolean).length / 1000;
+    assert.equal(rate(1), 0);
+    for (const rounds of [2, 3, 6]) assert.ok(rate(rounds) <= 0.06, `identical layouts declared different ${rate(rounds)} of the time over ${rounds} rounds`);
   });
 
   it('leaves out and names arms whose controls failed', () => {
@@ -153,14 +164,14 @@ describe('verdict', () => {
 });
 
 describe('verdict, the deployment question', () => {
-  it('also sets the best parallel layout against the best single worker when the top two are both parallel', () => {
+  it('also sets the best parallel layout against one process with K threads when the top two are both parallel', () => {
     const v = buildVerdict([
-      arm({ k: 2, t: 1, pin: false, agg: 15.0, ci: [14.0, 16.0], per: [7.5, 7.5] }),
-      arm({ k: 2, t: 1, pin: true, agg: 15.5, ci: [15.1, 16.2], per: [7.7, 7.8] }),
-      arm({ k: 1, t: 2, pin: false, agg: 12.5, ci: [12.1, 12.9], per: [12.5] }),
+      arm({ k: 2, t: 1, pin: false, agg: 15.0, ci: [14.0, 16.0], per: [7.5, 7.5], rounds: [15, 14, 16] }),
+      arm({ k: 2, t: 1, pin: true, agg: 15.5, ci: [15.1, 16.2], per: [7.7, 7.8], rounds: [14.5, 15.5, 15.5] }),
+      arm({ k: 1, t: 2, pin: false, agg: 12.5, ci: [12.1, 12.9], per: [12.5], rounds: [11.9, 12.5, 12.7] }),
     ], 2);
     const c = v.comparaisons[0]!;
     assert.equal(c.resolu, false);
-    assert.match(c.phrase, /not resolved: their intervals overlap\. 2 processes x 1 thread, pinned gives 24% more speech per second than 1 process x 2 threads, serving the 2 one after another\./);
+    assert.match(c.phrase, /over 2 processes x 1 thread, free, not resolved \(the interval holds no difference\)\. 2 processes x 1 thread, pinned: \+\d+% \[\+\d+%, \+\d+%\] over 1 process x 2 threads, serving the 2 one after another\./);
   });
 });

@@ -8,7 +8,7 @@ import { DEFAULT_TIMEOUTS, runArmWorkers } from '../../lib/run/arm.js';
 import type { StreamWorker, WorkerAdapter } from '../../lib/run/worker.js';
 
 const FAKE = fileURLToPath(new URL('../../lib/run/entry/spin-stream.js', import.meta.url));
-const init = { voice: { name: 'fake', onnxPath: '/nonexistent', config: { audio: { sample_rate: 22050 }, espeak: { voice: 'fr' }, inference: { noise_scale: 0, length_scale: 1, noise_w: 0 }, phoneme_id_map: { _: [0] }, num_symbols: 1, num_speakers: 1 } }, threads: 1, lines: ['x'], warmup: 1, passes: 3 };
+const init = { voice: { name: 'fake', onnxPath: '/nonexistent', config: { audio: { sample_rate: 22050 }, espeak: { voice: 'fr' }, inference: { noise_scale: 0, length_scale: 1, noise_w: 0 }, phoneme_id_map: { _: [0] }, num_symbols: 1, num_speakers: 1 } }, threads: 1, prepared: { sentences: [{ text: 'x', phonemes: ['x'], ids: [1, 0, 2], phonemizeSeconds: 0 }], phonemizeSeconds: 0, missingPhonemes: {} }, warmup: 1, passes: 3 };
 
 /** Wraps the process adapter to remember every worker it started, so tests can check they are gone. */
 function tracking(modes: (rang: number) => string): { adapter: WorkerAdapter; workers: StreamWorker[] } {

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import type { ArmRun } from '../../lib/run/arm.js';
 import type { PassMessage } from '../../lib/run/messages.js';
 import { armRecord } from '../../lib/run/record.js';
+import { mergeRounds } from '../../lib/run/rounds.js';
 
 interface StreamPass { startMs: number; endMs: number; audio: number; cpu?: number | null }
 
@@ -34,17 +35,47 @@ const twoStreams = (ratios: number[]): ArmRun => run(ratios.map((r, j) => [0, 1]
 const id = { voice: { name: 'v', synthetic: true, sha256: 'x' }, condition: { flux: 2, fils: 1, affinite: false, isolation: 'process' as const }, allCores: [0, 1] };
 
 describe('arm record statistics', () => {
-  it('aggregates each pass as the audio of every stream over its span, leaves the warm-up out, and gives an interval from 6 passes', () => {
-    const a = armRecord(twoStreams([10, 10.2, 9.9, 10.1, 10, 10]), id);
+  it('aggregates each pass as the audio of every stream over its span, leaves the warm-up out, and tags each pass with its round', () => {
+    const a = armRecord(mergeRounds([{ round: 1, order: 2, run: twoStreams([10, 10.2]) }, { round: 2, order: 1, run: twoStreams([9.9, 10.1]) }, { round: 3, order: 3, run: twoStreams([10, 10]) }]), id);
     // 20 s of audio over a span of 1 s (0 to 1000 ms) per pass.
     assert.deepEqual(a.debit_agrege_par_passe, [20, 20.4, 19.8, 20.2, 20, 20]);
     assert.equal(a.debit_agrege_passe_mediane, 20);
-    assert.deepEqual(a.debit_agrege_ic95, [19.8, 20.4]);
+    // Round figures 20.2, 20, 20: the interval is the t interval of their logs, set around the median.
+    assert.deepEqual(a.debit_agrege_manches, [20.2, 20, 20]);
+    const logs = [20.2, 20, 20].map(Math.log);
+    const mean = logs.reduce((x, y) => x + y, 0) / 3;
+    const h = (4.303 * Math.sqrt(logs.reduce((x, y) => x + (y - mean) ** 2, 0) / 2)) / Math.sqrt(3);
+    assert.ok(Math.abs((a.debit_agrege_ic95?.[0] ?? 0) - 20 * Math.exp(-h)) < 1e-9 && Math.abs((a.debit_agrege_ic95?.[1] ?? 0) - 20 * Math.exp(h)) < 1e-9);
     assert.equal(a.enfants[0]?.statistiques.ratio.n, 6);
     assert.equal(a.enfants[0]?.resume.ratio.max, 10.2);
-    assert.deepEqual([a.synchro[1]?.audio_total_s, a.synchro[1]?.etendue_s], [20, 1]);
+    assert.deepEqual(a.enfants[0]?.passes.map((p) => [p.passe, p.manche]), [[1, 1], [2, 1], [4, 2], [5, 2], [7, 3], [8, 3]]);
+    assert.deepEqual(a.enfants[0]?.echauffement.map((p) => [p.passe, p.manche]), [[0, 1], [3, 2], [6, 3]]);
+    assert.deepEqual(a.manches.map((m) => [m.manche, m.ordre, m.etat]), [[1, 2, 'done'], [2, 1, 'done'], [3, 3, 'done']]);
+    assert.deepEqual([a.synchro[1]?.audio_total_s, a.synchro[1]?.etendue_s, a.synchro[1]?.manche], [20, 1, 1]);
+    assert.equal(a.debit_par_flux_ic95.length, 2);
     assert.equal(a.bruyant, false);
     assert.equal(a.controle_tenu, true);
+  });
+
+  it('one round: no interval, whatever the passes', () => {
+    const a = armRecord(twoStreams([10, 10.2, 9.9, 10.1, 10, 10]), id);
+    assert.deepEqual([a.debit_agrege_ic95, a.debit_agrege_manches], [null, [20]]);
+  });
+
+  it('a round that failed fails the arm, naming the round; the rounds before it stay', () => {
+    const failed = { ...twoStreams([10]), state: 'failed' as const, message: 'stream 1 exited' };
+    const a = armRecord(mergeRounds([{ round: 1, order: 1, run: twoStreams([10, 10]) }, { round: 2, order: 4, run: failed }]), id);
+    assert.deepEqual([a.etat, a.erreur, a.controle_tenu], ['failed', 'round 2: stream 1 exited', false]);
+    assert.deepEqual(a.manches.map((m) => m.etat), ['done', 'failed']);
+  });
+
+  it('pinning is checked in every round: a round whose streams shared a core fails affinity', () => {
+    const pinned = { ...id, condition: { ...id.condition, affinite: true } };
+    const good = run([[{ startMs: 0, endMs: 1000, audio: 10 }, { startMs: 0, endMs: 1000, audio: 10 }]], [[0], [1]]);
+    const shared = run([[{ startMs: 0, endMs: 1000, audio: 10 }, { startMs: 0, endMs: 1000, audio: 10 }]], [[0], [0]]);
+    const a = armRecord(mergeRounds([{ round: 1, order: 1, run: good }, { round: 2, order: 1, run: shared }]), pinned);
+    assert.equal(a.controles.find((c) => c.name === 'affinity')?.held, false);
+    assert.equal(armRecord(mergeRounds([{ round: 1, order: 1, run: good }, { round: 2, order: 1, run: good }]), pinned).controles.find((c) => c.name === 'affinity')?.held, true);
   });
 
   it('never more speech than the cores can make: K=3 on 2 cores ending at 1.0, 1.5, 1.5 s is 2.0, not 2.33', () => {
@@ -63,7 +94,7 @@ describe('arm record statistics', () => {
     assert.equal(a.bruyant, true);
   });
 
-  it('below 6 passes: no interval and no spread, and the arm says it is too few to judge', () => {
+  it('below 4 passes: no spread, and the arm says it is too few to judge', () => {
     const a = armRecord(twoStreams([10, 10, 10]), id);
     assert.deepEqual([a.debit_agrege_ic95, a.dispersion_relative, a.bruyant], [null, null, true]);
   });

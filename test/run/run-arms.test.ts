@@ -30,12 +30,15 @@ describe('runArms end to end (synthetic voice, one short sentence, 2 passes)', (
       assert.equal(b.enfants.length, b.flux_simultanes);
       for (const e of b.enfants) {
         assert.equal(e.passes.length, 2);
+        // 2 passes: 2 rounds of 1, each starting the streams afresh with its own warm-up.
+        assert.deepEqual(e.passes.map((p) => p.manche), [1, 2]);
+        assert.equal(e.echauffement.length, 2);
         // A process that loaded the voice's model peaks above the model's size (VmHWM, after each pass).
         assert.ok((e.rss_pic_octets ?? 0) > onDisk.voix[0]!.taille_octets, `peak RSS ${e.rss_pic_octets}`);
-        assert.equal(e.echauffement.length, 1);
         assert.ok(e.phonemisation_s !== null && e.phonemisation_s > 0);
       }
-      assert.equal(b.synchro.length, 3);
+      assert.equal(b.synchro.length, 4);
+      assert.deepEqual(b.manches.map((m) => m.manche), [1, 2]);
       // The arm holds exactly when every control it took held.
       assert.equal(b.controle_tenu, b.controles.every((c) => c.held));
       assert.ok(b.controles.some((c) => c.name === 'affinity'));
@@ -48,7 +51,12 @@ describe('runArms end to end (synthetic voice, one short sentence, 2 passes)', (
     assert.equal(onDisk.protocole.texte.phrases, 1);
     // The partial file goes away once the archive lands.
     assert.deepEqual(readdirSync(path.join(outDir, '.partial')), []);
-    assert.ok(events.includes('arm-end') && events.includes('pass'));
+    assert.ok(events.includes('arm-end') && events.includes('pass') && events.includes('round-arm-end'));
+    // Each round ran every arm once, in its own shuffled order, and the archive says so.
+    assert.equal(onDisk.manches.length, 2);
+    for (const m of onDisk.manches) assert.deepEqual([...m.ordre].sort(), onDisk.bras.map((b) => `${b.voix} K=${b.flux_simultanes} T=${b.fils_par_flux} ${b.affinite_demandee ? 'pinned' : 'free'}`).sort());
+    assert.deepEqual(onDisk.arret, { raison: 'planned', manches: 2, detail: 'the 2 planned round(s) ran' });
+    assert.deepEqual([onDisk.protocole.manches_prevues, onDisk.protocole.graine], [2, 1]);
   });
 
   it('an arm whose onnxruntime session.run throws fails with onnxruntime\'s own message, the run goes on, nothing may be published', async () => {
@@ -62,13 +70,14 @@ describe('runArms end to end (synthetic voice, one short sentence, 2 passes)', (
     assert.ok(existsSync(r.path));
   });
 
-  it('a pass that measures zero audio fails its arm with a message; the next arm runs and the archive lands', async () => {
+  it('a pass that measures zero audio fails its arm with a message; the other arm runs and the archive lands', async () => {
     let spawned = 0;
+    // The first stream started, whichever arm the round put first, reports no audio.
     const inner = new ProcessAdapter({ entry: SPIN, args: () => [spawned <= 1 ? 'zero-audio' : 'normal', '50'] });
     const adapter = { isolation: 'process' as const, spawn: (o: { rang: number; core: number | undefined }) => { spawned += 1; return inner.spawn(o); } };
-    const r = await runArms({ settleSeconds: 0, passes: 2, warmup: 0, voices: ['synthetic-siwis-medium'], lines: ['Oui.'], outDir: tempDir('out'), voicesDir: sharedVoicesDir(), adapters: { process: adapter }, conditions: [{ flux: 1, fils: 1, affinite: false, isolation: 'process' }, { flux: 2, fils: 1, affinite: false, isolation: 'process' }] });
-    const [zero, next] = r.archive.bras;
-    assert.equal(zero?.etat, 'failed');
+    const r = await runArms({ settleSeconds: 0, passes: 2, rounds: 1, warmup: 0, voices: ['synthetic-siwis-medium'], lines: ['Oui.'], outDir: tempDir('out'), voicesDir: sharedVoicesDir(), adapters: { process: adapter }, conditions: [{ flux: 1, fils: 1, affinite: false, isolation: 'process' }, { flux: 1, fils: 2, affinite: false, isolation: 'process' }] });
+    const zero = r.archive.bras.find((b) => b.etat === 'failed');
+    const next = r.archive.bras.find((b) => b !== zero);
     assert.match(zero?.erreur ?? '', /^stream 0 pass 0 measured 0 s of audio, so it has no throughput/);
     assert.equal(next?.etat, 'done');
     assert.ok(existsSync(r.path));
@@ -91,7 +100,7 @@ describe('runArms end to end (synthetic voice, one short sentence, 2 passes)', (
   it('--resume refuses a partial file whose voice changed, or that was written on another machine', async () => {
     const voice = await resolveVoice('synthetic-siwis-medium', sharedVoicesDir());
     const header = (voiceSha: string, machine: string) => ({
-      base: 'piper-parallel-20260101-000000', date_utc: '2026-01-01T00:00:00.000Z', machine, passes: 1, warmup: 0,
+      base: 'piper-parallel-20260101-000000', date_utc: '2026-01-01T00:00:00.000Z', machine, passes: 1, warmup: 0, rounds: 1, seed: 1, precisionPct: null, maxMinutes: null,
       conditions: [{ flux: 1, fils: 1, affinite: false, isolation: 'process' }],
       text: { source: 'lines', lines: ['Oui.'], sha256: 'x' }, voices: [{ name: 'synthetic-siwis-medium', sha256: voiceSha }], command: 'test',
     });
@@ -104,12 +113,34 @@ describe('runArms end to end (synthetic voice, one short sentence, 2 passes)', (
     await assert.rejects(runArms({ resume: partial(header(voice.sha256, 'arm64|Other CPU|64 cores|64 usable|512 GiB')), settleSeconds: 0, voicesDir: sharedVoicesDir() }), /--resume: the interrupted run was on another machine \(arm64\|Other CPU\|64 cores\|64 usable\|512 GiB; this one is .*\); start a new run/);
   });
 
+  it('--precision adds rounds only until every layout ratio is within ±PCT, or the budget runs out, and says why it stopped', async () => {
+    // Spinning streams: 0.3 s of "audio" per 200 ms pass, K=1 against K=2, so the ratio is steady round to round.
+    const spin = new ProcessAdapter({ entry: SPIN, args: () => ['normal', '200'] });
+    const base = { settleSeconds: 0, passes: 3, rounds: 3, warmup: 0, voices: ['synthetic-siwis-medium'], lines: ['Oui.'], voicesDir: sharedVoicesDir(), adapters: { process: spin }, streams: [1, 2] };
+    const loose = await runArms({ ...base, outDir: tempDir('out'), precision: 60 });
+    assert.equal(loose.archive.controle_tenu, true, JSON.stringify(loose.archive.bras.map((b) => b.controles.filter((c) => !c.held))));
+    assert.equal(loose.archive.verdict.comparaisons[0]?.paires.length, 1);
+    assert.equal(loose.archive.arret.raison, 'precise');
+    assert.equal(loose.archive.arret.manches, 3);
+    assert.match(loose.archive.arret.detail, /within ±60% after 3 round\(s\)/);
+    // No ratio can be within 0.001%, and a 0.01-minute budget leaves no time for a third round.
+    const strict = await runArms({ ...base, outDir: tempDir('out'), precision: 0.001, maxMinutes: 0.01 });
+    assert.equal(strict.archive.arret.raison, 'time');
+    assert.equal(strict.archive.manches.length, 3);
+    assert.match(strict.archive.arret.detail, /layout ratio\(s\) still wider than ±0\.001%; another round \(about \d+ s\) would pass the 0\.01-minute budget/);
+    assert.deepEqual([strict.archive.protocole.precision_pct, strict.archive.protocole.minutes_max], [0.001, 0.01]);
+  });
+
   it('refuses bad input before measuring anything', async () => {
     const outDir = tempDir('out');
     await assert.rejects(runArms({ passes: 0, outDir }), (e: unknown) => e instanceof PiperParallelError && e.code === 'USAGE' && /passes must be a whole number >= 1/.test(e.message));
     await assert.rejects(runArms({ streams: [0], outDir }), /--streams takes whole numbers >= 1/);
     await assert.rejects(runArms({ voices: ['fr_FR-nobody-medium'], outDir, voicesDir: tempDir('novoices') }), /voice "fr_FR-nobody-medium" is not in .* \(installed: none\); run `piper-parallel voices fetch fr_FR-nobody-medium`/);
     await assert.rejects(runArms({ lines: ['  ', ''], outDir }), /the text has no sentence/);
+    await assert.rejects(runArms({ passes: 2, rounds: 3, outDir }), /--rounds 3 is more than the 2 passes to split between them/);
+    await assert.rejects(runArms({ rounds: 0, outDir }), /--rounds must be a whole number >= 1, got 0/);
+    await assert.rejects(runArms({ precision: 0, outDir }), /--precision must be a percentage above 0, got 0/);
+    await assert.rejects(runArms({ precision: 5, maxMinutes: -1, outDir }), /--max-minutes must be a number of minutes above 0/);
     assert.deepEqual(readdirSync(outDir).filter((f) => f.endsWith('.json')), []);
   });
 });

@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { PiperParallelError, toError } from '../../errors.js';
 import { monotonicMs } from '../../measure/clock.js';
 import { Synthesizer } from '../../voice/synthesizer.js';
-import { prepareTextApart } from '../../voice/prepare-apart.js';
 import type { VoiceInfo } from '../../voice/load.js';
 import type { ReceivedParentMessage, WorkerMessage } from '../messages.js';
 import { InitMessageSchema } from '../messages.js';
@@ -21,14 +20,15 @@ export interface StreamHost {
 }
 
 /**
- * What runs inside one stream worker: load the voice, phonemize (untimed), then for every pass
- * say ready, start at the common instant, synthesize, report. Shared by the process and thread entries.
+ * What runs inside one stream worker: load the voice, take the parent's phoneme ids, then for every
+ * pass say ready, start at the common instant, synthesize, report. A warm-up pass synthesizes only
+ * the first sentence: what a fresh session needs before its passes run at speed (see the README).
+ * Shared by the process and thread entries.
  */
 export async function runStream(host: StreamHost, first: ReceivedParentMessage): Promise<void> {
   const init = InitMessageSchema.parse(first);
   const voice: VoiceInfo = { ...init.voice, configPath: `${init.voice.onnxPath}.json`, sizeBytes: 0, sha256: '', synthetic: init.voice.config.synthetic !== undefined };
-  // Phonemize first, in a thread that then ends: its memory is gone before the session exists.
-  const prepared = await prepareTextApart(init.lines, init.voice.config);
+  const prepared = init.prepared;
   const loadStart = monotonicMs();
   const synth = await host.createSession(() => Synthesizer.create(voice, { threads: init.threads }));
   const loadSeconds = (monotonicMs() - loadStart) / 1000;
@@ -36,6 +36,7 @@ export async function runStream(host: StreamHost, first: ReceivedParentMessage):
     throw new PiperParallelError('TEXT', 'the text phonemizes to nothing; give sentences with words in the voice\'s language');
   }
   const feeds = synth.feedsFor(prepared);
+  const warmFeeds = feeds.slice(0, 1);
   host.send({
     type: 'loaded',
     pid: process.pid,
@@ -52,7 +53,7 @@ export async function runStream(host: StreamHost, first: ReceivedParentMessage):
     await host.barrier(pass);
     const cpu0 = host.cpuSeconds();
     const t0 = monotonicMs();
-    const result = await synth.synthesize(feeds);
+    const result = await synth.synthesize(pass < init.warmup ? warmFeeds : feeds);
     const t1 = monotonicMs();
     const cpu1 = host.cpuSeconds();
     // Outside the timed window.

@@ -1,0 +1,116 @@
+/** Step 3 of a run: the rounds, each arm once per round in its shuffled order, and when to stop adding rounds. */
+import type { PartialLog } from '../archive/partial.js';
+import type { Archive } from '../archive/schema.js';
+import { PiperParallelError } from '../errors.js';
+import type { CpuSampler } from '../measure/system-cpu.js';
+import { buildVerdict } from '../report/verdict.js';
+import { runArmWorkers, type ArmTimeouts } from './arm.js';
+import { conditionLabel } from './conditions.js';
+import type { Progress } from './options.js';
+import type { ArmPlan, Plan } from './plan.js';
+import { recordArms, type RoundRun } from './rounds.js';
+import { passesOfRound, roundOrder } from './schedule.js';
+import type { PreparedText } from '../voice/text.js';
+import type { WorkerAdapter } from './worker.js';
+
+export interface ExecuteContext {
+  adapters: { process: WorkerAdapter; thread: WorkerAdapter };
+  timeouts: ArmTimeouts;
+  sampler: CpuSampler;
+  partial: PartialLog;
+  signal?: AbortSignal;
+  onProgress?: (event: Progress) => void;
+  /** When the run began (ms, performance.now), for --max-minutes. */
+  startedMs: number;
+}
+
+export interface Executed {
+  runs: Map<string, RoundRun[]>;
+  order: Archive['manches'];
+  stop: Archive['arret'];
+}
+
+/** No run goes on adding rounds forever, whatever the budget. */
+const MAX_ROUNDS = 100;
+
+const armLabel = (a: ArmPlan): string => `${a.voice.name} ${conditionLabel(a.condition)}`;
+
+function interrupted(plan: Plan, ctx: ExecuteContext, runs: Map<string, RoundRun[]>, where: string): PiperParallelError {
+  const kept = [...runs.values()].reduce((n, r) => n + r.length, 0);
+  return new PiperParallelError('ABORTED', `interrupted ${where}; ${kept} finished arm round(s) kept in ${ctx.partial.file}; resume with: piper-parallel --resume ${ctx.partial.file}`);
+}
+
+/** One round: every arm not yet held for it (resume) and not failed in an earlier round, in the round's order. */
+async function runRound(plan: Plan, round: number, runs: Map<string, RoundRun[]>, ctx: ExecuteContext, count: { index: number; total: number }): Promise<string[]> {
+  const ran: string[] = [];
+  for (const [position, i] of roundOrder(plan.arms.length, plan.seed, round).entries()) {
+    const arm = plan.arms[i] as ArmPlan;
+    const mine = runs.get(arm.key) ?? [];
+    if (mine.some((r) => r.round === round)) {
+      ran.push(armLabel(arm));
+      continue;
+    }
+    // An arm that failed is not run again: its figures are incomplete whatever follows.
+    if (mine.some((r) => r.run.state !== 'done')) continue;
+    if (ctx.signal?.aborted) throw interrupted(plan, ctx, runs, `before ${armLabel(arm)} in round ${round}`);
+    count.index += 1;
+    const index = count.index;
+    ctx.onProgress?.({ kind: 'arm-start', index, total: count.total, voice: arm.voice.name, condition: arm.condition, round, rounds: Math.max(plan.rounds, round) });
+    const run = await runArmWorkers({
+      adapter: arm.condition.isolation === 'thread' ? ctx.adapters.thread : ctx.adapters.process,
+      streams: arm.condition.flux,
+      // Round-robin above the core count: oversubscribed, still one core per stream.
+      cores: Array.from({ length: arm.condition.flux }, (_, rang) => (arm.condition.affinite ? plan.cores[rang % plan.cores.length] : undefined)),
+      init: { voice: { name: arm.voice.name, onnxPath: arm.voice.onnxPath, config: arm.voice.config }, threads: arm.condition.fils, prepared: plan.prepared.get(arm.voice.name) as PreparedText, warmup: plan.warmup, passes: passesOfRound(plan.passes, plan.rounds, round) },
+      timeouts: ctx.timeouts,
+      signal: ctx.signal,
+      onPass: (pass, passes) => ctx.onProgress?.({ kind: 'pass', index, total: count.total, pass, passes }),
+      cpuSampler: ctx.sampler,
+    });
+    // A Ctrl-C reaches the children too; whatever state the arm ended in, it was interrupted.
+    if (run.state === 'aborted' || ctx.signal?.aborted) throw interrupted(plan, ctx, runs, `during ${armLabel(arm)} in round ${round}`);
+    await ctx.partial.append({ key: arm.key, round, order: position + 1, run });
+    runs.set(arm.key, [...mine, { round, order: position + 1, run }]);
+    ctx.onProgress?.({ kind: 'round-arm-end', index, total: count.total, voice: arm.voice.name, condition: arm.condition, round, state: run.state, ...(run.message ? { message: run.message } : {}) });
+    ran.push(armLabel(arm));
+  }
+  return ran;
+}
+
+/** Past the planned rounds: stop, and why, or undefined to add one more (only on precision, never on which way a ratio leans). */
+function stopReason(plan: Plan, runs: Map<string, RoundRun[]>, done: number, elapsedMs: number, roundMs: readonly number[]): Archive['arret'] | undefined {
+  if (plan.precisionPct === null) return { raison: 'planned', manches: done, detail: `the ${done} planned round(s) ran` };
+  const pct = plan.precisionPct;
+  const pairs = buildVerdict(recordArms(plan.arms, runs, plan.cores), plan.cores.length).comparaisons.flatMap((c) => c.paires);
+  const within = (p: (typeof pairs)[number]): boolean => p.rapport !== null && p.rapport_ic95 !== null && p.rapport_ic95[1] / p.rapport - 1 <= pct / 100 && 1 - p.rapport_ic95[0] / p.rapport <= pct / 100;
+  // Nothing to refine is no precision reached: say so rather than call it precise.
+  if (pairs.length === 0) return { raison: 'planned', manches: done, detail: `the ${done} planned round(s) ran; no layout ratio to refine (fewer than two layouts held their controls for any voice and K)` };
+  const wide = pairs.filter((p) => !within(p));
+  if (wide.length === 0) return { raison: 'precise', manches: done, detail: `every layout ratio's 95% interval within ±${pct}% after ${done} round(s)` };
+  const nextMs = roundMs.reduce((a, b) => a + b, 0) / Math.max(1, roundMs.length);
+  const budgetMs = (plan.maxMinutes ?? 30) * 60_000;
+  if (done >= MAX_ROUNDS || elapsedMs + nextMs > budgetMs) {
+    return { raison: 'time', manches: done, detail: `${wide.length} layout ratio(s) still wider than ±${pct}%; another round (about ${Math.round(nextMs / 1000)} s) would pass the ${plan.maxMinutes ?? 30}-minute budget${done >= MAX_ROUNDS ? ` or the ${MAX_ROUNDS}-round cap` : ''}` };
+  }
+  return undefined;
+}
+
+/** Every round, planned then added for --precision, with what a resumed run already holds. */
+export async function executeRounds(plan: Plan, ctx: ExecuteContext): Promise<Executed> {
+  const runs = new Map<string, RoundRun[]>(plan.arms.map((a) => [a.key, []]));
+  for (const e of plan.resumed?.rounds.values() ?? []) runs.get(e.key)?.push({ round: e.round, order: e.order, run: e.run });
+  const held = [...runs.values()].reduce((n, r) => n + r.length, 0);
+  const count = { index: held, total: plan.arms.length * plan.rounds };
+  const order: Archive['manches'] = [];
+  const roundMs: number[] = [];
+  for (let round = 1; ; round += 1) {
+    if (round > plan.rounds) {
+      const stop = stopReason(plan, runs, round - 1, performance.now() - ctx.startedMs, roundMs);
+      if (stop) return { runs, order, stop };
+      count.total += plan.arms.length;
+    }
+    const t0 = performance.now();
+    order.push({ manche: round, ordre: await runRound(plan, round, runs, ctx, count) });
+    roundMs.push(performance.now() - t0);
+  }
+}

@@ -1,0 +1,66 @@
+import type { ArchiveFiles } from '../archive/writer.js';
+import type { Archive, ArmRecord, Condition } from '../archive/schema.js';
+import type { CpuSampler } from '../measure/system-cpu.js';
+import type { ArmTimeouts } from './arm.js';
+import type { AffinityChoice, IsolationChoice } from './conditions.js';
+import type { WorkerAdapter } from './worker.js';
+
+export type Progress =
+  | { kind: 'voices'; voices: Array<{ name: string; synthetic: boolean; standsInFor?: string }> }
+  | { kind: 'start'; header: Pick<Archive, 'protocole' | 'coeurs' | 'machine_detail' | 'voix'> }
+  /** One arm in one round starts; `index` of `total` counts arm-rounds over the whole run. */
+  | { kind: 'arm-start'; index: number; total: number; voice: string; condition: Condition; round: number; rounds: number }
+  | { kind: 'pass'; index: number; total: number; pass: number; passes: number }
+  /** That arm-round ended (its state: 'done' or why not). */
+  | { kind: 'round-arm-end'; index: number; total: number; voice: string; condition: Condition; round: number; state: string; message?: string }
+  /** Every round ran: each arm, whole, once, in plan order. */
+  | { kind: 'arm-end'; index: number; total: number; arm: ArmRecord };
+
+export interface RunArmsOptions {
+  /** Timed passes per arm (default 6), split between the rounds. */
+  passes?: number;
+  /** Untimed passes each time an arm's streams start, in every round (default 1). */
+  warmup?: number;
+  /** Rounds: each runs every arm once, in a shuffled order (default 3, at most the passes). */
+  rounds?: number;
+  /** Seed of the rounds' order (default 1); archived. */
+  seed?: number;
+  /** Add rounds until every layout ratio's 95% interval is within ±this % (or the time runs out). */
+  precision?: number;
+  /** The time budget, in minutes, within which rounds are added for --precision (default 30 when precision is asked). */
+  maxMinutes?: number;
+  /** Voice names; default fr_FR-siwis-medium and fr_FR-tom-medium, or their synthetic stand-ins. */
+  voices?: string[];
+  streams?: number[];
+  threads?: number[];
+  affinity?: AffinityChoice;
+  /** Streams as processes (default), as worker threads of this process, or both. */
+  isolation?: IsolationChoice;
+  /** Explicit conditions (overrides streams, threads and affinity). */
+  conditions?: Condition[];
+  textFile?: string;
+  lines?: string[];
+  outDir?: string;
+  voicesDir?: string;
+  /** The command line recorded in the archive. */
+  command?: string;
+  onProgress?: (event: Progress) => void;
+  signal?: AbortSignal;
+  timeouts?: Partial<ArmTimeouts>;
+  /** Who runs the workers, and how the archive reaches the disk; tests inject their own. */
+  adapters?: { process?: WorkerAdapter; thread?: WorkerAdapter; files?: ArchiveFiles };
+  /** Carry on an interrupted run from its `.partial/<run>.jsonl`, skipping the arm-rounds it holds. */
+  resume?: string;
+  /** Before the first arm, wait up to this long for a busy machine to calm down (default 30; 0 = no wait). */
+  settleSeconds?: number;
+  /** Machine and own CPU readings on the cores the run may use, for settling and the outside-load control (tests inject their own). */
+  cpuSampler?: CpuSampler;
+  /** Clock for the archive's date (tests). */
+  now?: () => Date;
+}
+
+export interface RunResult {
+  archive: Archive;
+  /** Where the archive was written. */
+  path: string;
+}
