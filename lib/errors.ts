@@ -15,7 +15,8 @@ export type ErrorCode =
   | 'TIMEOUT'
   | 'ABORTED'
   | 'ARCHIVE'
-  | 'AFFINITY';
+  | 'AFFINITY'
+  | 'RUNTIME';
 
 export class PiperParallelError extends Error {
   readonly code: ErrorCode;

@@ -1,11 +1,15 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { ROOT, tempDir } from './helpers/paths.js';
 
 const env = { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'skip', npm_config_audit: 'false', npm_config_fund: 'false', NO_UPDATE_NOTIFIER: '1' };
+/** Someone else's machine: no skip in the environment (npm test passes this repository's .npmrc on as npm_config_*). */
+const consumerEnv: NodeJS.ProcessEnv & { XDG_CACHE_HOME: string } = { ...env, XDG_CACHE_HOME: tempDir('consumer-cache') };
+delete consumerEnv.ONNXRUNTIME_NODE_INSTALL;
+delete consumerEnv.npm_config_onnxruntime_node_install;
 
 describe('npm package', () => {
   it('npm pack gives a tarball of dist/lib, dist/bin and the README that installs in an empty folder and runs npx piper-parallel --help', () => {
@@ -19,8 +23,10 @@ describe('npm package', () => {
     assert.ok(info.files.some((f) => f.path === 'dist/lib/index.d.ts'), 'declaration files are in the tarball');
     const consumer = path.join(dir, 'consumer');
     execFileSync('mkdir', ['-p', consumer]);
+    // The way the README says: the project's .npmrc keeps onnxruntime-node's install script from fetching CUDA libraries.
     writeFileSync(path.join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    const install = spawnSync('npm', ['install', path.join(dir, info.filename), '--prefer-offline', '--no-audit', '--no-fund'], { cwd: consumer, env, encoding: 'utf8', timeout: 600_000 });
+    writeFileSync(path.join(consumer, '.npmrc'), 'onnxruntime-node-install=skip\n');
+    const install = spawnSync('npm', ['install', path.join(dir, info.filename), '--prefer-offline', '--no-audit', '--no-fund'], { cwd: consumer, env: consumerEnv, encoding: 'utf8', timeout: 600_000 });
     assert.equal(install.status, 0, install.stderr);
     const help = spawnSync('npx', ['--no-install', 'piper-parallel', '--help'], { cwd: consumer, env, encoding: 'utf8', timeout: 120_000 });
     assert.equal(help.status, 0, help.stderr);
@@ -40,5 +46,15 @@ describe('npm package', () => {
     const wrong = check('export const held = (a: Archive): string => a.controle_tenu;');
     assert.notEqual(wrong.status, 0);
     assert.match(String(wrong.stdout), /Type 'boolean' is not assignable to type 'string'/);
+
+    // One tiny arm from a script: only measurements/ appears in the project; the voice goes to the user's cache.
+    const before = new Set(readdirSync(consumer));
+    writeFileSync(path.join(consumer, 'measure.mjs'), "import { runArms } from 'piper-parallel';\nconst r = await runArms({ passes: 1, warmup: 0, settleSeconds: 0, voices: ['synthetic-siwis-medium'], streams: [1], lines: ['Oui.'] });\nconsole.log(r.path, r.archive.bras[0].etat);\n");
+    before.add('measure.mjs');
+    const measured = spawnSync(process.execPath, ['measure.mjs'], { cwd: consumer, env: consumerEnv, encoding: 'utf8', timeout: 300_000 });
+    assert.equal(measured.status, 0, measured.stderr);
+    assert.match(measured.stdout, new RegExp(`^${path.join(consumer, 'measurements')}/piper-parallel-\\d{8}-\\d{6}\\.json done$`, 'm'));
+    assert.deepEqual(readdirSync(consumer).filter((f) => !before.has(f)), ['measurements']);
+    assert.deepEqual(readdirSync(path.join(consumerEnv.XDG_CACHE_HOME, 'piper-parallel', 'voices')), ['synthetic-v2']);
   });
 });

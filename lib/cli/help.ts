@@ -33,7 +33,8 @@ Run options:
   --max-minutes M       the time budget for --precision (default 30)
   --text-file FILE      one sentence per line (UTF-8); default built-in French sentences
   --out-dir DIR         where archives go (default ./measurements)
-  --voices-dir DIR      where voices are (default ./voices)
+  --voices-dir DIR      the only place voices are read from and built into (default ./voices
+                        when it holds real voices, else ~/.cache/piper-parallel/voices)
   --barrier-timeout S   seconds to wait for every stream at a barrier (default 120)
   --resume FILE         carry on an interrupted run (measurements/.partial/<run>.jsonl)
   --json                print the archive on stdout, everything else on stderr

@@ -1,10 +1,10 @@
 /** The command line's work: parse, validate, call the library, print; returns the exit code. */
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { archiveJsonSchema } from '../archive/schema.js';
 import { PiperParallelError } from '../errors.js';
 import type { RunArmsOptions } from '../run/run-arms.js';
 import { TOOL_VERSION } from '../version.js';
+import { voicePlaces } from '../voice/places.js';
 import { compareCommand } from './compare-command.js';
 import { HELP } from './help.js';
 import { reportCommand } from './report-command.js';
@@ -26,16 +26,16 @@ export function processIo(): Io {
 /** What a run may be given besides its flags: the fault suite injects its own adapters here. */
 export type RunDeps = Pick<RunArmsOptions, 'adapters'>;
 
-export async function main(argv: string[], io: Io = processIo(), deps: RunDeps = {}): Promise<number> {
+/** The arguments, checked: a negative count or an unknown option is a one-line usage error. */
+function parseCommandLine(argv: string[]) {
   // A negative count would otherwise read as an unknown short option.
   const at = argv.findIndex((a) => /^-\d/.test(a));
   if (at >= 0) {
     const option = at > 0 && argv[at - 1]?.startsWith('--') ? argv[at - 1] : 'passes';
     throw new PiperParallelError('USAGE', `${option} must not be negative, got "${argv[at]}"; see piper-parallel --help`);
   }
-  let parsed;
   try {
-    parsed = parseArgs({
+    return parseArgs({
       args: argv,
       allowPositionals: true,
       strict: true,
@@ -73,7 +73,10 @@ export async function main(argv: string[], io: Io = processIo(), deps: RunDeps =
   } catch (err) {
     throw new PiperParallelError('USAGE', `${(err as Error).message.split('\n')[0]}; see piper-parallel --help`);
   }
-  const { values: v, positionals } = parsed;
+}
+
+export async function main(argv: string[], io: Io = processIo(), deps: RunDeps = {}): Promise<number> {
+  const { values: v, positionals } = parseCommandLine(argv);
   if (v.help) {
     io.out(HELP);
     return 0;
@@ -82,20 +85,20 @@ export async function main(argv: string[], io: Io = processIo(), deps: RunDeps =
     io.out(TOOL_VERSION);
     return 0;
   }
-  const voicesDir = path.resolve(v['voices-dir'] ?? 'voices');
+  const places = voicePlaces(v['voices-dir']);
   const [first, ...rest] = positionals;
   switch (first) {
     case 'voices': {
       const [sub, ...names] = rest;
-      if (sub === undefined || sub === 'list') return listVoices(voicesDir, io);
-      if (sub === 'build') return buildVoices(voicesDir, io);
-      if (sub === 'fetch') return fetchCommand(names, voicesDir, v['base-url'], io);
+      if (sub === undefined || sub === 'list') return listVoices(places, io);
+      if (sub === 'build') return buildVoices(places, io);
+      if (sub === 'fetch') return fetchCommand(names, places, v['base-url'], io);
       throw new PiperParallelError('USAGE', `unknown voices command "${sub}"; use voices, voices build or voices fetch NAME`);
     }
     case 'phonemize':
-      return phonemizeCommand(rest.join(' ') || undefined, v.voice?.[0], v['espeak-voice'], voicesDir, io);
+      return phonemizeCommand(rest.join(' ') || undefined, v.voice?.[0], v['espeak-voice'], places, io);
     case 'synth':
-      return synthCommand(rest.join(' ') || undefined, v.voice?.[0], v.threads, v.out, voicesDir, io, v.speaker);
+      return synthCommand(rest.join(' ') || undefined, v.voice?.[0], v.threads, v.out, places, io, v.speaker);
     case 'compare':
       return compareCommand(rest, v.tolerance, v.json ?? false, v.force ?? false, io);
     case 'report':

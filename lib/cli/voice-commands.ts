@@ -2,7 +2,8 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PiperParallelError } from '../errors.js';
 import { fetchVoices } from '../voice/fetch.js';
-import { installedVoiceNames, readVoice, resolveVoice } from '../voice/load.js';
+import { readVoice } from '../voice/load.js';
+import { allVoices, locateVoice, voiceHome, type VoicePlaces } from '../voice/places.js';
 import { phonemesToIds, phonemizeLine } from '../voice/phonemize.js';
 import { SYNTHETIC_VOICES, writeSyntheticVoice } from '../voice/synthetic/build.js';
 import { Synthesizer } from '../voice/synthesizer.js';
@@ -11,17 +12,19 @@ import { encodeWav } from '../voice/wav.js';
 import { parseWhole } from './parse.js';
 import type { Io } from './run-command.js';
 
-export async function listVoices(voicesDir: string, io: Io): Promise<number> {
-  const names = await installedVoiceNames(voicesDir);
-  if (names.length === 0) {
-    io.out(`no voice in ${voicesDir}; the synthetic ones are built on first use (piper-parallel voices build), real ones with piper-parallel voices fetch NAME`);
+/** Every voice with where it comes from: --voices-dir, ./voices, the cache, or the cache's synthetic folder. */
+export async function listVoices(places: VoicePlaces, io: Io): Promise<number> {
+  const found = await allVoices(places);
+  if (found.length === 0) {
+    const where = places.explicit ?? `${places.local} or ${places.cache}`;
+    io.out(`no voice in ${where}; the synthetic ones are built on first use (piper-parallel voices build), real ones with piper-parallel voices fetch NAME`);
     return 0;
   }
-  io.out(['name', 'rate_hz', 'quality', 'speakers', 'size_mb', 'sha256', 'kind'].join('\t'));
-  for (const name of names) {
+  io.out(['name', 'rate_hz', 'quality', 'speakers', 'size_mb', 'sha256', 'kind', 'from'].join('\t'));
+  for (const { name, dir, from } of found) {
     try {
-      const v = await readVoice(name, voicesDir);
-      io.out([name, v.config.audio.sample_rate, v.config.audio.quality ?? '-', v.config.num_speakers, (v.sizeBytes / 1e6).toFixed(1), v.sha256.slice(0, 12), v.synthetic ? 'SYNTHETIC' : 'real'].join('\t'));
+      const v = await readVoice(name, dir);
+      io.out([name, v.config.audio.sample_rate, v.config.audio.quality ?? '-', v.config.num_speakers, (v.sizeBytes / 1e6).toFixed(1), v.sha256.slice(0, 12), v.synthetic ? 'SYNTHETIC' : 'real', `${from} ${dir}`].join('\t'));
     } catch (err) {
       io.out(`${name}\tbroken: ${(err as Error).message}`);
     }
@@ -29,30 +32,32 @@ export async function listVoices(voicesDir: string, io: Io): Promise<number> {
   return 0;
 }
 
-export async function buildVoices(voicesDir: string, io: Io): Promise<number> {
+export async function buildVoices(places: VoicePlaces, io: Io): Promise<number> {
+  const home = await voiceHome(places, true);
   for (const spec of SYNTHETIC_VOICES) {
     const t0 = performance.now();
-    const built = await writeSyntheticVoice(spec, voicesDir);
+    const built = await writeSyntheticVoice(spec, home.dir);
     const seconds = (performance.now() - t0) / 1000;
     io.out(`${spec.name} (SYNTHETIC, stands in for ${spec.standsInFor}): ${built.parameterCount} parameters, ${built.onnx.length} bytes, sha256 ${built.sha256}, built in ${seconds.toFixed(2)} s -> ${built.onnxPath}`);
   }
   return 0;
 }
 
-export async function fetchCommand(names: string[], voicesDir: string, baseUrl: string | undefined, io: Io): Promise<number> {
+export async function fetchCommand(names: string[], places: VoicePlaces, baseUrl: string | undefined, io: Io): Promise<number> {
   if (names.length === 0) throw new PiperParallelError('USAGE', 'voices fetch needs at least one voice name, e.g. piper-parallel voices fetch fr_FR-siwis-medium');
-  await fetchVoices(names, { voicesDir, baseUrl, onFile: (file, bytes) => io.out(`${file}: ${bytes} bytes, size and md5 verified`) });
+  const home = await voiceHome(places, false);
+  await fetchVoices(names, { voicesDir: home.dir, baseUrl, onFile: (file, bytes) => io.out(`${file}: ${bytes} bytes, size and md5 verified`) });
   return 0;
 }
 
-export async function phonemizeCommand(text: string | undefined, voice: string | undefined, espeakVoice: string | undefined, voicesDir: string, io: Io): Promise<number> {
+export async function phonemizeCommand(text: string | undefined, voice: string | undefined, espeakVoice: string | undefined, places: VoicePlaces, io: Io): Promise<number> {
   if (!text) throw new PiperParallelError('USAGE', 'phonemize needs a text, e.g. piper-parallel phonemize --espeak-voice fr "Bonjour."');
   if ((voice === undefined) === (espeakVoice === undefined)) throw new PiperParallelError('USAGE', 'phonemize takes exactly one of --voice NAME or --espeak-voice CODE');
   if (espeakVoice) {
     for (const s of await phonemizeLine(text, espeakVoice)) io.out(JSON.stringify({ phonemes: s.phonemes.join(''), phoneme_ids: s.standardIds }));
     return 0;
   }
-  const v = await resolveVoice(voice as string, voicesDir);
+  const v = await locateVoice(voice as string, places);
   for (const s of await phonemizeLine(text, v.config.espeak.voice)) {
     const { ids } = phonemesToIds(s.phonemes, v.config.phoneme_id_map, v.config.phoneme_map);
     io.out(JSON.stringify({ phonemes: s.phonemes.join(''), phoneme_ids: ids }));
@@ -60,12 +65,12 @@ export async function phonemizeCommand(text: string | undefined, voice: string |
   return 0;
 }
 
-export async function synthCommand(text: string | undefined, voice: string | undefined, threadsRaw: string | undefined, out: string | undefined, voicesDir: string, io: Io, speaker?: string): Promise<number> {
+export async function synthCommand(text: string | undefined, voice: string | undefined, threadsRaw: string | undefined, out: string | undefined, places: VoicePlaces, io: Io, speaker?: string): Promise<number> {
   if (!voice) throw new PiperParallelError('USAGE', 'synth needs --voice NAME (see piper-parallel voices)');
   if (!out) throw new PiperParallelError('USAGE', 'synth needs --out FILE.wav');
   if (!text) throw new PiperParallelError('USAGE', 'synth needs a text, e.g. piper-parallel synth --voice synthetic-siwis-medium --out a.wav "Bonjour."');
   const threads = threadsRaw === undefined ? 1 : parseWhole(threadsRaw, '--threads', 1);
-  const v = await resolveVoice(voice, voicesDir);
+  const v = await locateVoice(voice, places);
   const speakerId = speaker !== undefined && /^\d+$/.test(speaker) ? Number(speaker) : speaker;
   const synth = await Synthesizer.create(v, { threads, speaker: speakerId });
   const prepared = await prepareText([text], v.config);

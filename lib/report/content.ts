@@ -1,6 +1,6 @@
 /** What the Markdown and HTML reports both say, as plain text; each renders it in its own markup. */
 import type { Archive, ArmRecord } from '../archive/schema.js';
-import { num } from './format.js';
+import { num, signedPercent } from './format.js';
 import { MIN_ROUNDS_TO_DECIDE } from '../measure/stats.js';
 import { armVerdict, armVoiceLabel, noiseNote } from './table.js';
 
@@ -37,9 +37,8 @@ export function ratioCells(a: Archive): string[][] {
     const arm = a.bras.find((b) => b.voix === voice);
     return arm ? armVoiceLabel(arm) : voice;
   };
-  const pct = (r: number): string => `${r >= 1 ? '+' : ''}${num((r - 1) * 100, 0)}%`;
   return a.verdict.comparaisons.flatMap((c) =>
-    c.paires.map((p) => [label(c.voix), String(c.flux), `${p.a} over ${p.b}`, p.rapport === null ? '-' : pct(p.rapport), p.rapport_ic95 ? `[${pct(p.rapport_ic95[0])}, ${pct(p.rapport_ic95[1])}]` : 'no interval', p.tranche ? 'yes' : 'no']),
+    c.paires.map((p) => [label(c.voix), String(c.flux), `${p.a} over ${p.b}`, p.rapport === null ? '-' : signedPercent(p.rapport), p.rapport_ic95 ? `[${signedPercent(p.rapport_ic95[0])}, ${signedPercent(p.rapport_ic95[1])}]` : 'no interval', p.tranche ? 'yes' : 'no']),
   );
 }
 

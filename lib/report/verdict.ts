@@ -1,5 +1,6 @@
 import type { Archive, ArmRecord } from '../archive/schema.js';
 import { logMeanInterval, median, MIN_ROUNDS_TO_DECIDE } from '../measure/stats.js';
+import { signedPercent } from './format.js';
 import { armVoiceLabel } from './table.js';
 
 export type Verdict = Archive['verdict'];
@@ -42,13 +43,11 @@ export function pairRatio(a: ArmRecord, b: ArmRecord, labels: [string, string]):
   };
 }
 
-const pct = (r: number): string => `${r >= 1 ? '+' : ''}${((r - 1) * 100).toFixed(0)}%`;
-
 /** "A: +38% [+30%, +45%] over B", and whether that is resolved. */
 export function pairPhrase(p: Pair): string {
   if (p.rapport === null) return `${p.a} against ${p.b}: no common round to compare.`;
-  const interval = p.rapport_ic95 ? ` [${pct(p.rapport_ic95[0])}, ${pct(p.rapport_ic95[1])}]` : ' [no interval]';
-  return `${p.a}: ${pct(p.rapport)}${interval} over ${p.b}${p.tranche ? '.' : ', not resolved (the interval holds no difference).'}`;
+  const interval = p.rapport_ic95 ? ` [${signedPercent(p.rapport_ic95[0])}, ${signedPercent(p.rapport_ic95[1])}]` : ' [no interval]';
+  return `${p.a}: ${signedPercent(p.rapport)}${interval} over ${p.b}${p.tranche ? '.' : ', not resolved (the interval holds no difference).'}`;
 }
 
 function compare(voiceArms: ArmRecord[], k: number, cores: number): Comparison | undefined {

@@ -75,6 +75,123 @@ class ArmFailure extends Error {
   }
 }
 
+/** One arm in flight: its workers, the messages they sent, and waits that fail rather than hang. */
+class ArmDriver {
+  readonly workers: StreamWorker[] = [];
+  readonly children: ChildRecord[] = [];
+  readonly sync: PassSync[] = [];
+  readonly timedCpu: ArmRun['timedCpu'] = [];
+  private readonly events: Event[] = [];
+  private wake: (() => void) | undefined;
+  private pending = new Set<number>();
+
+  constructor(private readonly p: ArmRunParams) {}
+
+  private push(e: Event): void {
+    this.events.push(e);
+    this.wake?.();
+  }
+
+  private pendingNames(): string {
+    return [...this.pending].map((r) => `stream ${r} (pid ${this.children[r]?.pid ?? '?'})`).join(', ');
+  }
+
+  /** Until every stream has sent what `take` accepts, failing on any worker failure, exit, timeout or abort. */
+  async waitAll(what: string, timeoutMs: number, take: (e: { rang: number; message: WorkerMessage }) => boolean): Promise<void> {
+    this.pending = new Set(this.children.map((c) => c.rang));
+    const deadline = monotonicMs() + timeoutMs;
+    for (;;) {
+      // Messages for a later step (a 'ready' right behind a 'pass') stay queued for it.
+      const later: Event[] = [];
+      while (this.events.length > 0) {
+        const e = this.events.shift() as Event;
+        if ('exit' in e) throw new ArmFailure('failed', `stream ${e.rang} (pid ${this.children[e.rang]?.pid ?? '?'}) exited ${e.exit} ${what}; something killed it or it crashed (check memory, dmesg) — run again`);
+        if (e.message.type === 'failed') throw new ArmFailure('failed', `stream ${e.rang} failed ${what}: ${e.message.message}`);
+        if (this.pending.has(e.rang) && take(e)) this.pending.delete(e.rang);
+        else later.push(e);
+      }
+      this.events.push(...later);
+      if (this.pending.size === 0) return;
+      if (this.p.signal?.aborted) throw new ArmFailure('aborted', `interrupted ${what}`);
+      const left = deadline - monotonicMs();
+      if (left <= 0) throw new ArmFailure('timed-out', `${what}: no answer within ${Math.round(timeoutMs / 1000)} s from ${this.pendingNames()}; the machine may be overloaded: run with nothing else busy or raise --barrier-timeout`);
+      await this.sleep(Math.min(left, 1000));
+    }
+  }
+
+  /** Until a message, the abort, or `ms`. */
+  private sleep(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const finish = (): void => {
+        clearTimeout(timer);
+        this.p.signal?.removeEventListener('abort', finish);
+        this.wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(finish, ms);
+      this.p.signal?.addEventListener('abort', finish, { once: true });
+      this.wake = finish;
+    });
+  }
+
+  spawnAll(): void {
+    const { p } = this;
+    p.adapter.openArm?.(p.streams, { barrierMs: p.timeouts.barrierMs, loadMs: p.timeouts.loadMs });
+    for (let rang = 0; rang < p.streams; rang += 1) {
+      const w = p.adapter.spawn({ rang, core: p.cores[rang] });
+      this.workers.push(w);
+      this.children.push({ rang, pid: w.pid, core: p.cores[rang], passes: [] });
+      w.onMessage((m) => this.push({ rang, message: m }));
+      void w.exited.then((x) => {
+        // A clean exit after the last pass is expected; anything earlier is a failure.
+        const finished = (this.children[rang]?.passes.length ?? 0) >= p.init.passes + (p.init.warmup ?? 0);
+        if (!finished || x.code !== 0) this.push({ rang, exit: x.signal ? `on signal ${x.signal}` : `with code ${x.code}` });
+      });
+      w.send({ type: 'init', rang, ...p.init });
+    }
+  }
+
+  async awaitLoaded(): Promise<void> {
+    await this.waitAll('while loading the voice', this.p.timeouts.loadMs, (e) => {
+      if (e.message.type !== 'loaded') return false;
+      const c = this.children[e.rang];
+      if (c) c.loaded = e.message;
+      return true;
+    });
+  }
+
+  /** One pass: all ready, one start instant (processes) or their own barrier (threads), all reported. */
+  async runPass(pass: number): Promise<void> {
+    const { p } = this;
+    await this.waitAll(`at the barrier of pass ${pass}`, p.timeouts.barrierMs, (e) => e.message.type === 'ready' && e.message.pass === pass);
+    const pids = this.workers.map((w) => w.pid).filter((pid): pid is number => pid !== undefined);
+    const warmup = pass < (p.init.warmup ?? 0);
+    const cpuBefore = warmup ? undefined : p.cpuSampler?.snapshot(pids);
+    // Processes: the parent is the barrier. Threads meet on their shared-memory barrier instead.
+    let atMs = monotonicMs() + p.timeouts.leadMs;
+    if (!p.adapter.selfSynchronized) for (const w of this.workers) w.send({ type: 'start', pass, atMs });
+    const results: PassMessage[] = [];
+    await this.waitAll(`during pass ${pass}`, p.timeouts.passMs, (e) => {
+      if (e.message.type !== 'pass' || e.message.pass !== pass) return false;
+      this.children[e.rang]?.passes.push(e.message);
+      results[e.rang] = e.message;
+      return true;
+    });
+    const cpuAfter = cpuBefore ? p.cpuSampler?.snapshot(pids) : undefined;
+    if (cpuBefore && cpuAfter) this.timedCpu.push({ before: cpuBefore, after: cpuAfter });
+    const startsMs = results.map((r) => r.startMs);
+    if (p.adapter.selfSynchronized) atMs = Math.min(...startsMs);
+    const skewMs = Math.max(...startsMs) - Math.min(...startsMs);
+    this.sync.push({ pass, warmup, atMs, startsMs, endsMs: results.map((r) => r.endMs), skewMs, lateMs: Math.max(...startsMs) - atMs });
+  }
+}
+
+/** Any thrown value as the arm's outcome. */
+function outcome(err: unknown): { state: ArmRun['state']; message: string } {
+  if (err instanceof ArmFailure) return { state: err.state, message: err.message };
+  return { state: 'failed', message: err instanceof PiperParallelError ? err.message : toError(err).message };
+}
+
 /**
  * Run one arm: K workers, each pass started together. The parent is the barrier: it waits for
  * every worker to say ready, then sends one start instant a few ms ahead on the shared monotonic
@@ -82,131 +199,21 @@ class ArmFailure extends Error {
  */
 export async function runArmWorkers(p: ArmRunParams): Promise<ArmRun> {
   const t0 = monotonicMs();
-  const workers: StreamWorker[] = [];
-  const children: ChildRecord[] = [];
-  const sync: PassSync[] = [];
-  const timedCpu: ArmRun['timedCpu'] = [];
-  const events: Event[] = [];
-  let wake: (() => void) | undefined;
-  const push = (e: Event): void => {
-    events.push(e);
-    wake?.();
-  };
-
-  /** Wait until `done()` holds, failing on any worker failure, exit, timeout or abort. */
-  const waitFor = async (what: string, timeoutMs: number, handle: (e: Event) => boolean, done: () => boolean): Promise<void> => {
-    const deadline = monotonicMs() + timeoutMs;
-    for (;;) {
-      // Messages for a later step (a 'ready' right behind a 'pass') stay queued for it.
-      const later: Event[] = [];
-      while (events.length > 0) {
-        const e = events.shift() as Event;
-        if ('exit' in e) throw new ArmFailure('failed', `stream ${e.rang} (pid ${children[e.rang]?.pid ?? '?'}) exited ${e.exit} ${what}; something killed it or it crashed (check memory, dmesg) — run again`);
-        if (e.message.type === 'failed') throw new ArmFailure('failed', `stream ${e.rang} failed ${what}: ${e.message.message}`);
-        if (!handle(e)) later.push(e);
-      }
-      events.push(...later);
-      if (done()) return;
-      if (p.signal?.aborted) throw new ArmFailure('aborted', `interrupted ${what}`);
-      const left = deadline - monotonicMs();
-      if (left <= 0) {
-        throw new ArmFailure('timed-out', `${what}: no answer within ${Math.round(timeoutMs / 1000)} s from ${pendingNames()}; the machine may be overloaded: run with nothing else busy or raise --barrier-timeout`);
-      }
-      await new Promise<void>((resolve) => {
-        const finish = (): void => {
-          clearTimeout(timer);
-          p.signal?.removeEventListener('abort', finish);
-          wake = undefined;
-          resolve();
-        };
-        const timer = setTimeout(finish, Math.min(left, 1000));
-        p.signal?.addEventListener('abort', finish, { once: true });
-        wake = finish;
-      });
-    }
-  };
-  let pending = new Set<number>();
-  const pendingNames = (): string => [...pending].map((r) => `stream ${r} (pid ${children[r]?.pid ?? '?'})`).join(', ');
-
-  let state: ArmRun['state'] = 'done';
-  let message: string | undefined;
+  const arm = new ArmDriver(p);
+  let result: { state: ArmRun['state']; message?: string } = { state: 'done' };
   try {
-    p.adapter.openArm?.(p.streams, { barrierMs: p.timeouts.barrierMs, loadMs: p.timeouts.loadMs });
-    for (let rang = 0; rang < p.streams; rang += 1) {
-      const w = p.adapter.spawn({ rang, core: p.cores[rang] });
-      workers.push(w);
-      children.push({ rang, pid: w.pid, core: p.cores[rang], passes: [] });
-      w.onMessage((m) => push({ rang, message: m }));
-      void w.exited.then((x) => {
-        // A clean exit after the last pass is expected; anything earlier is a failure.
-        const finished = (children[rang]?.passes.length ?? 0) >= p.init.passes + (p.init.warmup ?? 0);
-        if (!finished || x.code !== 0) push({ rang, exit: x.signal ? `on signal ${x.signal}` : `with code ${x.code}` });
-      });
-      w.send({ type: 'init', rang, ...p.init });
-    }
-    pending = new Set(children.map((c) => c.rang));
-    await waitFor('while loading the voice', p.timeouts.loadMs, (e) => {
-      if ('message' in e && e.message.type === 'loaded') {
-        const c = children[e.rang];
-        if (c) c.loaded = e.message;
-        pending.delete(e.rang);
-        return true;
-      }
-      return false;
-    }, () => pending.size === 0);
-
+    arm.spawnAll();
+    await arm.awaitLoaded();
     const total = (p.init.warmup ?? 0) + p.init.passes;
     for (let pass = 0; pass < total; pass += 1) {
-      pending = new Set(children.map((c) => c.rang));
-      await waitFor(`at the barrier of pass ${pass}`, p.timeouts.barrierMs, (e) => {
-        if ('message' in e && e.message.type === 'ready' && e.message.pass === pass) return pending.delete(e.rang);
-        return false;
-      }, () => pending.size === 0);
-      const pids = workers.map((w) => w.pid).filter((pid): pid is number => pid !== undefined);
-      const timed = pass >= (p.init.warmup ?? 0);
-      const cpuBefore = timed ? p.cpuSampler?.snapshot(pids) : undefined;
-      // Processes: the parent is the barrier. Threads meet on their shared-memory barrier instead.
-      let atMs = monotonicMs() + p.timeouts.leadMs;
-      if (!p.adapter.selfSynchronized) for (const w of workers) w.send({ type: 'start', pass, atMs });
-      pending = new Set(children.map((c) => c.rang));
-      const results: PassMessage[] = [];
-      await waitFor(`during pass ${pass}`, p.timeouts.passMs, (e) => {
-        if ('message' in e && e.message.type === 'pass' && e.message.pass === pass) {
-          children[e.rang]?.passes.push(e.message);
-          results[e.rang] = e.message;
-          return pending.delete(e.rang);
-        }
-        return false;
-      }, () => pending.size === 0);
-      const cpuAfter = cpuBefore ? p.cpuSampler?.snapshot(pids) : undefined;
-      if (cpuBefore && cpuAfter) timedCpu.push({ before: cpuBefore, after: cpuAfter });
-      const startsMs = results.map((r) => r.startMs);
-      if (p.adapter.selfSynchronized) atMs = Math.min(...startsMs);
-      sync.push({
-        pass,
-        warmup: pass < (p.init.warmup ?? 0),
-        atMs,
-        startsMs,
-        endsMs: results.map((r) => r.endMs),
-        skewMs: Math.max(...startsMs) - Math.min(...startsMs),
-        lateMs: Math.max(...startsMs) - atMs,
-      });
+      await arm.runPass(pass);
       p.onPass?.(pass + 1, total);
     }
   } catch (err) {
-    if (err instanceof ArmFailure) {
-      state = err.state;
-      message = err.message;
-    } else if (err instanceof PiperParallelError) {
-      state = 'failed';
-      message = err.message;
-    } else {
-      state = 'failed';
-      message = toError(err).message;
-    }
+    result = outcome(err);
   } finally {
-    await Promise.all(workers.map((w) => w.terminate(p.timeouts.graceMs)));
+    await Promise.all(arm.workers.map((w) => w.terminate(p.timeouts.graceMs)));
     await p.adapter.closeArm?.();
   }
-  return { state, message, children, sync, timedCpu, wallSeconds: (monotonicMs() - t0) / 1000 };
+  return { ...result, children: arm.children, sync: arm.sync, timedCpu: arm.timedCpu, wallSeconds: (monotonicMs() - t0) / 1000 };
 }

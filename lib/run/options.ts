@@ -6,7 +6,8 @@ import type { AffinityChoice, IsolationChoice } from './conditions.js';
 import type { WorkerAdapter } from './worker.js';
 
 export type Progress =
-  | { kind: 'voices'; voices: Array<{ name: string; synthetic: boolean; standsInFor?: string }> }
+  /** The voices, and where each is: `from` --voices-dir, ./voices, the cache, or the cache's synthetic folder. */
+  | { kind: 'voices'; voices: Array<{ name: string; synthetic: boolean; standsInFor?: string; from?: string; dir?: string }> }
   | { kind: 'start'; header: Pick<Archive, 'protocole' | 'coeurs' | 'machine_detail' | 'voix'> }
   /** One arm in one round starts; `index` of `total` counts arm-rounds over the whole run. */
   | { kind: 'arm-start'; index: number; total: number; voice: string; condition: Condition; round: number; rounds: number }
@@ -40,7 +41,9 @@ export interface RunArmsOptions {
   conditions?: Condition[];
   textFile?: string;
   lines?: string[];
+  /** Archives, reports and the partial file go here (default ./measurements), and nowhere else. */
   outDir?: string;
+  /** The only place voices are read from and built into; default ./voices when it holds real voices, else the user's cache. */
   voicesDir?: string;
   /** The command line recorded in the archive. */
   command?: string;

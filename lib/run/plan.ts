@@ -6,8 +6,10 @@ import { archiveBaseName, checkWritable } from '../archive/writer.js';
 import { PiperParallelError } from '../errors.js';
 import { allowedCores } from '../measure/clock.js';
 import { machineBlock, machineFingerprint } from '../measure/machine.js';
-import { installedVoiceNames, resolveVoice, type VoiceInfo } from '../voice/load.js';
+import type { VoiceInfo } from '../voice/load.js';
+import { findVoice, locateVoice, voicePlaces, type VoicePlaces } from '../voice/places.js';
 import { SYNTHETIC_VOICES } from '../voice/synthetic/build.js';
+import { loadOnnxruntime } from '../voice/onnxruntime.js';
 import { PIPER_SESSION_LABEL } from '../voice/synthesizer.js';
 import { prepareText, type PreparedText } from '../voice/text.js';
 import { expandConditions } from './conditions.js';
@@ -33,7 +35,7 @@ export interface Plan {
   text: TextSource;
   /** The text's phoneme ids per voice name, made once here and sent to every stream. */
   prepared: Map<string, PreparedText>;
-  voices: Array<VoiceInfo & { standsInFor?: string }>;
+  voices: Array<VoiceInfo & { standsInFor?: string; from: string }>;
   conditions: Condition[];
   /** Every arm, voice by voice, condition by condition: the order of the archive. */
   arms: ArmPlan[];
@@ -53,10 +55,12 @@ function checkCount(value: number | undefined, option: string, min: number): voi
   }
 }
 
-/** The default voices: the real ones when installed, else their synthetic stand-ins. */
-export async function defaultVoices(voicesDir: string): Promise<Array<{ name: string; standsInFor?: string }>> {
-  const installed = new Set(await installedVoiceNames(voicesDir));
-  return DEFAULT_VOICE_PAIRS.map((p) => (installed.has(p.real) ? { name: p.real } : { name: p.synthetic, standsInFor: p.real }));
+/** The default voices: the real ones when installed (--voices-dir, ./voices or the cache), else their synthetic stand-ins. */
+export async function defaultVoices(voicesDir?: string | VoicePlaces): Promise<Array<{ name: string; standsInFor?: string }>> {
+  const places = typeof voicesDir === 'object' ? voicesDir : voicePlaces(voicesDir);
+  const out: Array<{ name: string; standsInFor?: string }> = [];
+  for (const p of DEFAULT_VOICE_PAIRS) out.push((await findVoice(p.real, places)) ? { name: p.real } : { name: p.synthetic, standsInFor: p.real });
+  return out;
 }
 
 /** The counts of the protocol: what was asked, else what the resumed run had, else the defaults. */
@@ -80,10 +84,10 @@ function counts(options: RunArmsOptions, h: PartialHeader | undefined) {
 }
 
 /** The voices, resolved (built if synthetic and missing); a resumed run refuses a voice that changed. */
-async function planVoices(options: RunArmsOptions, voicesDir: string, h: PartialHeader | undefined): Promise<Plan['voices']> {
-  const chosen = h ? h.voices.map((v) => ({ name: v.name, standsInFor: v.standsInFor })) : options.voices ? options.voices.map((name) => ({ name, standsInFor: undefined as string | undefined })) : await defaultVoices(voicesDir);
+async function planVoices(options: RunArmsOptions, places: VoicePlaces, h: PartialHeader | undefined): Promise<Plan['voices']> {
+  const chosen = h ? h.voices.map((v) => ({ name: v.name, standsInFor: v.standsInFor })) : options.voices ? options.voices.map((name) => ({ name, standsInFor: undefined as string | undefined })) : await defaultVoices(places);
   const voices: Plan['voices'] = [];
-  for (const v of chosen) voices.push({ ...(await resolveVoice(v.name, voicesDir)), ...(v.standsInFor ? { standsInFor: v.standsInFor } : {}) });
+  for (const v of chosen) voices.push({ ...(await locateVoice(v.name, places)), ...(v.standsInFor ? { standsInFor: v.standsInFor } : {}) });
   for (const v of h?.voices ?? []) {
     const now = voices.find((x) => x.name === v.name);
     if (now && now.sha256 !== v.sha256) throw new PiperParallelError('USAGE', `--resume: voice ${v.name} changed since the interrupted run (sha256 ${v.sha256.slice(0, 12)} then, ${now.sha256.slice(0, 12)} now); start a new run`);
@@ -142,7 +146,7 @@ export async function planRun(options: RunArmsOptions): Promise<Plan> {
   const c = counts(options, h);
   // A resumed run's archives live beside its .partial folder unless told otherwise.
   const outDir = path.resolve(options.outDir ?? (resumed ? path.dirname(path.dirname(resumed.file)) : 'measurements'));
-  const voicesDir = path.resolve(options.voicesDir ?? 'voices');
+  const places = voicePlaces(options.voicesDir);
   const conditionsAsked = options.conditions ?? (options.streams ?? options.threads ?? options.affinity ?? options.isolation ? expandConditions({ streams: options.streams, threads: options.threads, affinity: options.affinity, isolation: options.isolation }) : undefined);
   const conditions = conditionsAsked ?? h?.conditions ?? expandConditions({});
   const text = h && !options.textFile && !options.lines ? { source: h.text.source, lines: h.text.lines, ...fingerprint(h.text.lines) } : await loadText(options.textFile, options.lines);
@@ -151,8 +155,10 @@ export async function planRun(options: RunArmsOptions): Promise<Plan> {
     if (differs.length > 0) throw new PiperParallelError('USAGE', `--resume ${resumed?.file}: this command differs from the interrupted run (${differs.join('; ')}); resume with the same options, or with --resume alone`);
   }
   await checkWritable(outDir);
-  const voices = await planVoices(options, voicesDir, h);
+  const voices = await planVoices(options, places, h);
   const prepared = await phonemizeText(text.lines, voices);
+  // Every stream will load it: a missing or broken native binding is one line here, before any starts.
+  await loadOnnxruntime();
   const machine = await machineBlock();
   if (h && h.machine !== machineFingerprint(machine)) {
     throw new PiperParallelError('USAGE', `--resume: the interrupted run was on another machine (${h.machine}; this one is ${machineFingerprint(machine)}); start a new run`);

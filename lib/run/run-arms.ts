@@ -1,4 +1,5 @@
 /** A throughput run, in four named steps: plan, schedule (inside execute, by round), execute, publish. */
+import path from 'node:path';
 import { PartialLog } from '../archive/partial.js';
 import { settle } from '../measure/settle.js';
 import { procCpuSampler } from '../measure/system-cpu.js';
@@ -21,7 +22,7 @@ export type { Progress, RunArmsOptions, RunResult } from './options.js';
 export async function runArms(options: RunArmsOptions = {}): Promise<RunResult> {
   const startedMs = performance.now();
   const plan = await planRun(options);
-  options.onProgress?.({ kind: 'voices', voices: plan.voices.map((v) => ({ name: v.name, synthetic: v.synthetic, standsInFor: v.standsInFor })) });
+  options.onProgress?.({ kind: 'voices', voices: plan.voices.map((v) => ({ name: v.name, synthetic: v.synthetic, standsInFor: v.standsInFor, from: v.from, dir: path.dirname(v.onnxPath) })) });
   const partial = plan.resumed ? PartialLog.reopen(plan.resumed.file, plan.resumed.rounds.keys()) : await PartialLog.create(plan.outDir, plan.header.base, plan.header);
   const sampler = options.cpuSampler ?? procCpuSampler(plan.cores);
   if (plan.settleSeconds > 0) plan.machine.attente = await settle(plan.settleSeconds, plan.cores.length, { sampler, signal: options.signal });

@@ -1,4 +1,5 @@
-import * as ort from 'onnxruntime-node';
+import type * as Ort from 'onnxruntime-node';
+import { loadOnnxruntime } from './onnxruntime.js';
 import { PiperParallelError, toError } from '../errors.js';
 import { floatToInt16 } from './wav.js';
 import type { PreparedText } from './text.js';
@@ -44,12 +45,12 @@ export const PIPER_SESSION_OPTIONS = {
   graphOptimizationLevel: 'basic',
   enableCpuMemArena: false,
   enableMemPattern: false,
-} as const satisfies ort.InferenceSession.SessionOptions;
+} as const satisfies Ort.InferenceSession.SessionOptions;
 
 /** The same, in words, for the archive (compare refuses to set runs with other settings side by side). */
 export const PIPER_SESSION_LABEL = 'intra-op T, inter-op 1, sequential, graph optimization basic, CPU memory arena off, memory pattern off (as Piper sets them)';
 
-type Feeds = Record<string, ort.Tensor>;
+type Feeds = Record<string, Ort.Tensor>;
 export interface SentenceFeeds {
   feeds: Feeds;
   phonemizeSeconds: number;
@@ -59,9 +60,10 @@ export interface SentenceFeeds {
 export class Synthesizer {
   private constructor(
     readonly voice: VoiceInfo,
-    private readonly session: ort.InferenceSession,
-    private readonly scales: ort.Tensor,
-    private readonly sid: ort.Tensor | undefined,
+    private readonly ort: typeof Ort,
+    private readonly session: Ort.InferenceSession,
+    private readonly scales: Ort.Tensor,
+    private readonly sid: Ort.Tensor | undefined,
     private readonly now: () => number,
   ) {}
 
@@ -70,8 +72,9 @@ export class Synthesizer {
     if (!Number.isInteger(threads) || threads < 1) {
       throw new PiperParallelError('USAGE', `--threads must be a whole number >= 1 (got ${threads})`);
     }
+    const ort = await loadOnnxruntime();
     const cfg = voice.config;
-    let sid: ort.Tensor | undefined;
+    let sid: Ort.Tensor | undefined;
     if (cfg.num_speakers > 1) {
       const speaker = options.speaker ?? 0;
       const id = typeof speaker === 'number' ? speaker : cfg.speaker_id_map?.[speaker];
@@ -83,7 +86,7 @@ export class Synthesizer {
     } else if (options.speaker !== undefined) {
       throw new PiperParallelError('USAGE', `--speaker given but ${voice.name} has a single speaker; drop --speaker`);
     }
-    let session: ort.InferenceSession;
+    let session: Ort.InferenceSession;
     try {
       session = await ort.InferenceSession.create(voice.onnxPath, {
         intraOpNumThreads: threads,
@@ -99,15 +102,15 @@ export class Synthesizer {
       Float32Array.from([options.noiseScale ?? cfg.inference.noise_scale, options.lengthScale ?? cfg.inference.length_scale, options.noiseW ?? cfg.inference.noise_w]),
       [3],
     );
-    return new Synthesizer(voice, session, scales, sid, now);
+    return new Synthesizer(voice, ort, session, scales, sid, now);
   }
 
   /** Input tensors for each sentence, built once so a timed pass only runs inference. */
   feedsFor(prepared: PreparedText): SentenceFeeds[] {
     return prepared.sentences.map((s) => {
       const feeds: Feeds = {
-        input: new ort.Tensor('int64', BigInt64Array.from(s.ids, (v) => BigInt(v)), [1, s.ids.length]),
-        input_lengths: new ort.Tensor('int64', BigInt64Array.from([BigInt(s.ids.length)]), [1]),
+        input: new this.ort.Tensor('int64', BigInt64Array.from(s.ids, (v) => BigInt(v)), [1, s.ids.length]),
+        input_lengths: new this.ort.Tensor('int64', BigInt64Array.from([BigInt(s.ids.length)]), [1]),
         scales: this.scales,
       };
       if (this.sid) feeds.sid = this.sid;
@@ -122,7 +125,7 @@ export class Synthesizer {
     const chunks: Int16Array[] = [];
     for (const f of feeds) {
       const t0 = this.now();
-      let out: ort.InferenceSession.OnnxValueMapType;
+      let out: Ort.InferenceSession.OnnxValueMapType;
       try {
         out = await this.session.run(f.feeds);
       } catch (err) {

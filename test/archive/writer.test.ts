@@ -36,14 +36,15 @@ describe('archive naming and writing', () => {
     await assert.rejects(checkWritable(path.join(file, 'sub')), /--out-dir .* is not writable/);
   });
 
-  it('the partial log refuses an arm it already holds', async () => {
+  it('the partial log refuses an arm round it already holds, and takes the same arm in another round', async () => {
     const dir = tempDir('partial');
     mkdirSync(dir, { recursive: true });
     const log = await PartialLog.create(dir, 'run', { x: 1 });
-    const arm = { voix: 'v', flux_simultanes: 2, fils_par_flux: 1, affinite_demandee: true, isolation: 'process' } as never;
-    await log.append(arm);
-    await assert.rejects(log.append(arm), /already holds arm v\|K2\|T1\|pinned\|process/);
-    const lines = readFileSync(log.file, 'utf8').trim().split('\n');
-    assert.equal(lines.length, 2);
+    const entry = { key: 'v|K2|T1|pinned|process', round: 1, order: 3, run: {} };
+    await log.append(entry);
+    await assert.rejects(log.append(entry), /already holds arm v\|K2\|T1\|pinned\|process in round 1; refusing a duplicate/);
+    await log.append({ ...entry, round: 2 });
+    const lines = readFileSync(log.file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string; round?: number });
+    assert.deepEqual(lines.map((l) => [l.kind, l.round]), [['header', undefined], ['round', 1], ['round', 2]]);
   });
 });

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { ArchiveSchema } from '../../lib/archive/schema.js';
 import { parseWavHeader } from '../../lib/voice/wav.js';
@@ -66,7 +67,7 @@ describe('command line', () => {
     assert.ok(r.code === 0 || r.code === 3, r.stderr);
     const archive = ArchiveSchema.parse(JSON.parse(r.stdout));
     assert.equal(r.code, archive.controle_tenu ? 0 : 3);
-    assert.match(r.stderr, /^voice synthetic-siwis-medium: SYNTHETIC stand-in$/m);
+    assert.match(r.stderr, /^voice synthetic-siwis-medium: SYNTHETIC stand-in \(--voices-dir: \S+\)$/m);
     assert.match(archive.protocole.commande, /--streams 2 --affinity on --isolation both/);
     assert.deepEqual(archive.bras.map((b) => [b.isolation, b.flux_simultanes, b.affinite_demandee]), [['process', 2, true], ['thread', 2, true]]);
   });
@@ -83,10 +84,20 @@ describe('command line', () => {
     const listed = cli(['voices', '--voices-dir', dir]);
     assert.equal(listed.code, 0, listed.stderr);
     const rows = listed.stdout.trim().split('\n').map((l) => l.split('\t'));
-    assert.deepEqual(rows[0], ['name', 'rate_hz', 'quality', 'speakers', 'size_mb', 'sha256', 'kind']);
-    assert.deepEqual(rows.slice(1).map((r) => [r[0], r[1], r[5], r[6]]), [['synthetic-siwis-medium', '22050', sha.slice(0, 12), 'SYNTHETIC'], ['synthetic-tom-medium', '44100', rows[2]?.[5], 'SYNTHETIC']]);
+    assert.deepEqual(rows[0], ['name', 'rate_hz', 'quality', 'speakers', 'size_mb', 'sha256', 'kind', 'from']);
+    assert.deepEqual(rows.slice(1).map((r) => [r[0], r[1], r[5], r[6], r[7]]), [['synthetic-siwis-medium', '22050', sha.slice(0, 12), 'SYNTHETIC', `--voices-dir ${dir}`], ['synthetic-tom-medium', '44100', rows[2]?.[5], 'SYNTHETIC', `--voices-dir ${dir}`]]);
     const empty = cli(['voices', '--voices-dir', tempDir('no-voices')]);
     assert.match(empty.stdout, /^no voice in .*; the synthetic ones are built on first use/);
+  });
+
+  it('onnxruntime-node that cannot be loaded is one line saying how to install it, no stack, nothing measured', () => {
+    const hook = fileURLToPath(new URL('../fixtures/no-onnxruntime.js', import.meta.url));
+    const out = tempDir('no-ort');
+    const r = spawnSync(process.execPath, ['--import', hook, BIN, '1', '--settle', '0', '--voice', 'synthetic-siwis-medium', '--voices-dir', sharedVoicesDir(), '--out-dir', out], { encoding: 'utf8', timeout: 120_000 });
+    assert.equal(r.status, 1, r.stderr);
+    assert.match(r.stderr, /^piper-parallel: onnxruntime-node could not be loaded \(Cannot find package 'onnxruntime-node' .*\); install it again with ONNXRUNTIME_NODE_INSTALL=skip npm install/m);
+    assert.doesNotMatch(r.stderr, /\n\s+at /);
+    assert.deepEqual(readdirSync(out).filter((f) => f.endsWith('.json')), []);
   });
 
   it('schema prints a JSON Schema', () => {

@@ -15,6 +15,20 @@ describe('per-thread CPU from /proc schedstat', () => {
     }), 2);
   });
 
+  it('unknown stays unknown: a stream thread whose schedstat is missing or all zero reads null, never 0 s', () => {
+    const files: Record<string, string> = { '/proc/self/task/10/schedstat': '0 0 0', '/proc/self/task/11/schedstat': '500000000 0 0' };
+    const read = (p: string): string => {
+      const t = files[p];
+      if (t === undefined) throw new Error('ENOENT');
+      return t;
+    };
+    assert.equal(threadsCpuSeconds([10, 11], read), null);
+    assert.equal(threadsCpuSeconds([12, 11], read), null);
+    assert.equal(threadsCpuSeconds([], read), null);
+    // A pool thread that ended counts as 0; the stream's own thread decides.
+    assert.equal(threadsCpuSeconds([11, 12], read), 0.5);
+  });
+
   it('a busy thread accrues CPU, an idle one does not', { skip: process.platform !== 'linux' && 'Linux /proc only' }, async () => {
     const me = currentTid();
     assert.ok(processTids().includes(me));

@@ -3,9 +3,10 @@ import { describe, it } from 'node:test';
 import type { ArmRecord } from '../../lib/archive/schema.js';
 import { median } from '../../lib/measure/stats.js';
 import { Prng } from '../../lib/prng.js';
+import { signedPercent } from '../../lib/report/format.js';
 import { buildVerdict } from '../../lib/report/verdict.js';
 
-const pct = (r: number): string => `${r >= 1 ? '+' : ''}${((r - 1) * 100).toFixed(0)}%`;
+const pct = signedPercent;
 import { armLine } from '../../lib/report/table.js';
 
 /** An arm with just what the verdict reads: its round figures (default three rounds at `agg`). */
@@ -43,6 +44,10 @@ function arm(p: { k: number; t: number; pin: boolean; agg: number; ci: [number, 
 }
 
 describe('verdict', () => {
+  it('formats a change near 1 with a decimal, so a bound keeps its side', () => {
+    assert.deepEqual([1.38, 0.998, 1.0, 0.5, 1.2549].map(signedPercent), ['+38%', '-0.2%', '+0.0%', '-50%', '+25%']);
+  });
+
   it('quotes the paired ratio of the top two with its interval, and the deployment question beside it', () => {
     const v = buildVerdict([
       arm({ k: 1, t: 1, pin: false, agg: 8, ci: [7.8, 8.2], per: [8], rounds: [8, 7.6, 8.4] }),
@@ -64,7 +69,7 @@ describe('verdict', () => {
       '2 streams on 2 cores, synthetic-siwis-medium: 2 processes x 1 thread, pinned: x15.7 aggregate [15.2, 16.1]; ' +
         '1 process x 2 threads, serving the 2 one after another: x12.5 aggregate [12.1, 12.9]; ' +
         '1 process x 1 thread, serving the 2 one after another: x8.0 aggregate [7.8, 8.2]. ' +
-        `2 processes x 1 thread, pinned: +25% [${pct(top.rapport_ic95![0])}, ${pct(top.rapport_ic95![1])}] over 1 process x 2 threads, serving the 2 one after another. ` +
+        `2 processes x 1 thread, pinned: ${pct(top.rapport!)} [${pct(top.rapport_ic95![0])}, ${pct(top.rapport_ic95![1])}] over 1 process x 2 threads, serving the 2 one after another. ` +
         'One request alone is fastest with 1 process x 2 threads (x12.5). ' +
         'Serving 2 streams with one worker means request 2 waits for 1 before it.',
     );
@@ -78,7 +83,7 @@ describe('verdict', () => {
     const c = v.comparaisons[0]!;
     assert.equal(c.resolu, false);
     assert.equal(c.paires[0]?.tranche, false);
-    assert.match(c.phrase, /2 processes x 1 thread, pinned: \+\d+% \[-\d+%, \+\d+%\] over 2 processes x 1 thread, free, not resolved \(the interval holds no difference\)\./);
+    assert.match(c.phrase, /2 processes x 1 thread, pinned: \+[\d.]+% \[-[\d.]+%, \+[\d.]+%\] over 2 processes x 1 thread, free, not resolved \(the interval holds no difference\)\./);
   });
 
   it('names no winner from a single round, however far apart the figures, and says why', () => {
@@ -172,6 +177,6 @@ describe('verdict, the deployment question', () => {
     ], 2);
     const c = v.comparaisons[0]!;
     assert.equal(c.resolu, false);
-    assert.match(c.phrase, /over 2 processes x 1 thread, free, not resolved \(the interval holds no difference\)\. 2 processes x 1 thread, pinned: \+\d+% \[\+\d+%, \+\d+%\] over 1 process x 2 threads, serving the 2 one after another\./);
+    assert.match(c.phrase, /over 2 processes x 1 thread, free, not resolved \(the interval holds no difference\)\. 2 processes x 1 thread, pinned: \+[\d.]+% \[\+[\d.]+%, \+[\d.]+%\] over 1 process x 2 threads, serving the 2 one after another\./);
   });
 });
