@@ -19,7 +19,7 @@ export async function compareCommand(files: string[], tolerance: string | undefi
     return 2;
   }
   if (c.comparedArms === 0) {
-    io.err('piper-parallel: nothing could be compared (every arm incomparable, noisy, failed its controls or in one run only); compare runs of the same workload, each with at least 6 passes and its controls held');
+    io.err('piper-parallel: nothing could be compared (every arm incomparable, noisy, failed its controls or in one run only); compare runs of the same workload, each with at least 4 passes and its controls held');
     return 2;
   }
   return c.regression ? 4 : 0;

@@ -45,6 +45,6 @@ Run options:
   --version             the tool's version
 
 Exit codes: 0 every control held (compare: no regression); 3 a control failed (nothing from the run may be
-published); 4 compare found a regression; 1 error; 2 usage error or refusal; 130 interrupted (finished arms kept in
+published); 4 compare found a regression; 1 error; 2 usage error or refusal; 130 interrupted (finished arm rounds kept in
 measurements/.partial/).
 `;

@@ -33,7 +33,7 @@ export function renderMarkdown(a: Archive): string {
   if (a.verdict.phrases.length === 0) out.push('No comparison could be made (no arm with its controls held, or one layout only).');
   for (const p of a.verdict.phrases) out.push(p, '');
   const ratios = ratioCells(a);
-  if (ratios.length > 0) out.push('Layout ratios, round by round (resolved when the interval excludes no difference):', '', row([...RATIO_COLUMNS]), row(RATIO_COLUMNS.map(() => '-')), ...ratios.map(row), '');
+  if (ratios.length > 0) out.push('Layout ratios, round by round (resolved when the 95% interval leaves out +0%, no difference):', '', row([...RATIO_COLUMNS]), row(RATIO_COLUMNS.map(() => '-')), ...ratios.map(row), '');
   for (const s of a.verdict.passage_a_l_echelle) out.push(`- scaling: ${s}`);
   out.push('', '## Failed controls', '');
   const failed = failures(a);

@@ -8,6 +8,7 @@ import { runArmWorkers, type ArmTimeouts } from './arm.js';
 import { conditionLabel } from './conditions.js';
 import type { Progress } from './options.js';
 import type { ArmPlan, Plan } from './plan.js';
+import { invalidPasses } from './record.js';
 import { recordArms, type RoundRun } from './rounds.js';
 import { passesOfRound, roundOrder } from './schedule.js';
 import type { PreparedText } from '../voice/text.js';
@@ -51,7 +52,7 @@ async function runRound(plan: Plan, round: number, runs: Map<string, RoundRun[]>
       continue;
     }
     // An arm that failed is not run again: its figures are incomplete whatever follows.
-    if (mine.some((r) => r.run.state !== 'done')) continue;
+    if (mine.some((r) => r.run.state !== 'done' || invalidPasses(r.run).length > 0)) continue;
     if (ctx.signal?.aborted) throw interrupted(plan, ctx, runs, `before ${armLabel(arm)} in round ${round}`);
     count.index += 1;
     const index = count.index;

@@ -126,11 +126,16 @@ function armControls(run: ArmRun, id: ArmIdentity, enfants: ChildRecordOut[], co
   return { controls, affinity };
 }
 
+/** What is wrong with the run's passes: one message per pass with no compute or no audio. */
+export function invalidPasses(run: ArmRun): string[] {
+  return run.children.flatMap((c) => c.passes.map((p) => invalidPass(c.rang, p))).filter((m): m is string => m !== undefined);
+}
+
 /** Turn a worker run into the archived arm, with its statistics and controls. */
 export function armRecord(run: ArmRun, id: ArmIdentity): ArmRecord {
   const { condition } = id;
   const enfants = run.children.map(childRecord);
-  const invalid = run.children.flatMap((c) => c.passes.map((p) => invalidPass(c.rang, p))).filter((m): m is string => m !== undefined);
+  const invalid = invalidPasses(run);
   const etat = run.state === 'done' && invalid.length > 0 ? 'failed' : run.state;
   const complete = etat === 'done' && enfants.every((e) => e.passes.length > 0);
   const { controls, affinity } = armControls(run, id, enfants, complete);

@@ -70,16 +70,18 @@ describe('runArms end to end (synthetic voice, one short sentence, 2 passes)', (
     assert.ok(existsSync(r.path));
   });
 
-  it('a pass that measures zero audio fails its arm with a message; the other arm runs and the archive lands', async () => {
+  it('a pass that measures zero audio fails its arm with a message, not run again in later rounds; the other arm runs and the archive lands', async () => {
     let spawned = 0;
     // The first stream started, whichever arm the round put first, reports no audio.
     const inner = new ProcessAdapter({ entry: SPIN, args: () => [spawned <= 1 ? 'zero-audio' : 'normal', '50'] });
     const adapter = { isolation: 'process' as const, spawn: (o: { rang: number; core: number | undefined }) => { spawned += 1; return inner.spawn(o); } };
-    const r = await runArms({ settleSeconds: 0, passes: 2, rounds: 1, warmup: 0, voices: ['synthetic-siwis-medium'], lines: ['Oui.'], outDir: tempDir('out'), voicesDir: sharedVoicesDir(), adapters: { process: adapter }, conditions: [{ flux: 1, fils: 1, affinite: false, isolation: 'process' }, { flux: 1, fils: 2, affinite: false, isolation: 'process' }] });
+    const r = await runArms({ settleSeconds: 0, passes: 2, rounds: 2, warmup: 0, voices: ['synthetic-siwis-medium'], lines: ['Oui.'], outDir: tempDir('out'), voicesDir: sharedVoicesDir(), adapters: { process: adapter }, conditions: [{ flux: 1, fils: 1, affinite: false, isolation: 'process' }, { flux: 1, fils: 2, affinite: false, isolation: 'process' }] });
     const zero = r.archive.bras.find((b) => b.etat === 'failed');
     const next = r.archive.bras.find((b) => b !== zero);
     assert.match(zero?.erreur ?? '', /^stream 0 pass 0 measured 0 s of audio, so it has no throughput/);
     assert.equal(next?.etat, 'done');
+    // Failed in round 1, so not started again in round 2; the other arm ran in both.
+    assert.deepEqual([zero?.manches.length, next?.manches.length], [1, 2]);
     assert.ok(existsSync(r.path));
     assert.equal(r.archive.controle_tenu, false);
   });
