@@ -16,7 +16,11 @@ class ProcessWorker implements StreamWorker {
   constructor(readonly rang: number, private readonly child: ChildProcess) {
     this.exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => resolve({ code, signal }));
-      child.once('error', () => resolve({ code: null, signal: null }));
+      // 'error' without an 'exit' to follow only when the process never started; a failed send to a
+      // child that was just killed must not hide the signal that killed it.
+      child.on('error', () => {
+        if (child.pid === undefined) resolve({ code: null, signal: null });
+      });
     });
     child.on('message', (raw: unknown) => {
       const parsed = WorkerMessageSchema.safeParse(raw);
@@ -30,7 +34,8 @@ class ProcessWorker implements StreamWorker {
   }
 
   send(message: ParentMessage): void {
-    if (this.child.connected) this.child.send(message);
+    // A child that died a moment ago: its exit says why; the failed send has nothing to add.
+    if (this.child.connected) this.child.send(message, () => undefined);
   }
 
   onMessage(listener: (message: WorkerMessage) => void): void {
