@@ -6,6 +6,7 @@ import { before, describe, it } from 'node:test';
 import type { Archive } from '../../lib/archive/schema.js';
 import { compareArchives, comparisonMarkdown } from '../../lib/compare/compare.js';
 import { readComparable, toComparable } from '../../lib/compare/read.js';
+import { buildVerdict } from '../../lib/report/verdict.js';
 import { runArms } from '../../lib/run/run-arms.js';
 import { throughputFellBeyond } from '../helpers/archive.js';
 import { BIN, sharedVoicesDir, tempDir } from '../helpers/paths.js';
@@ -143,7 +144,12 @@ describe('compare', () => {
   });
 
   it('sets each layout ratio of A beside B, and prints a decision that flipped first', async () => {
+    // The verdict as it is once every control held (steady), whatever this machine's run showed.
+    const verdictOf = (x: Archive): void => {
+      x.verdict = buildVerdict(x.bras, x.coeurs);
+    };
     const pair = (x: Archive, rapport: number, tranche: boolean): void => {
+      verdictOf(x);
       const p = x.verdict.comparaisons[0]!.paires[0]!;
       p.rapport = rapport;
       p.rapport_ic95 = tranche ? [rapport * 0.95, rapport * 1.05] : [rapport * 0.7, rapport * 1.3];
@@ -163,6 +169,7 @@ describe('compare', () => {
     // The same pair written the other way round in B is turned to read A over B.
     const turned = compareArchives(await readComparable(a), await readComparable(variant('rd', (x) => {
       steady(x);
+      verdictOf(x);
       const p = x.verdict.comparaisons[0]!.paires[0]!;
       [p.a, p.b] = [p.b, p.a];
       p.rapport = 1 / 1.25; p.rapport_ic95 = [1 / 1.3, 1 / 1.2]; p.tranche = true;

@@ -116,9 +116,12 @@ describe('runArms end to end (synthetic voice, one short sentence, 2 passes)', (
   });
 
   it('--precision adds rounds only until every layout ratio is within ±PCT, or the budget runs out, and says why it stopped', async () => {
-    // Spinning streams: 0.3 s of "audio" per 200 ms pass, K=1 against K=2, so the ratio is steady round to round.
+    // Spinning single streams, 0.3 s of "audio" per 200 ms pass, declared T=1 and T=2: the ratio is steady
+    // round to round, and no control depends on how busy this machine is (a quiet CPU reader, K=1 only).
     const spin = new ProcessAdapter({ entry: SPIN, args: () => ['normal', '200'] });
-    const base = { settleSeconds: 0, passes: 3, rounds: 3, warmup: 0, voices: ['synthetic-siwis-medium'], lines: ['Oui.'], voicesDir: sharedVoicesDir(), adapters: { process: spin }, streams: [1, 2] };
+    const quiet = { snapshot: () => ({ systemBusyTicks: 0, ownTicks: 0, atMs: performance.now() }) };
+    const conditions = [{ flux: 1, fils: 1, affinite: false, isolation: 'process' as const }, { flux: 1, fils: 2, affinite: false, isolation: 'process' as const }];
+    const base = { settleSeconds: 0, passes: 3, rounds: 3, warmup: 0, voices: ['synthetic-siwis-medium'], lines: ['Oui.'], voicesDir: sharedVoicesDir(), adapters: { process: spin }, cpuSampler: quiet, conditions };
     const loose = await runArms({ ...base, outDir: tempDir('out'), precision: 60 });
     assert.equal(loose.archive.controle_tenu, true, JSON.stringify(loose.archive.bras.map((b) => b.controles.filter((c) => !c.held))));
     assert.equal(loose.archive.verdict.comparaisons[0]?.paires.length, 1);
