@@ -67,9 +67,6 @@ export function procCpuSampler(cores?: readonly number[]): CpuSampler {
   };
 }
 
-/** The whole machine, this process and its reaped children. */
-export const procSampler: CpuSampler = procCpuSampler();
-
 /** Average CPU other programs used between two snapshots, in cores (0.35 = 35% of one core). */
 export function outsideCores(a: CpuSnapshot, b: CpuSnapshot): number {
   return outsideCoresOver([{ before: a, after: b }]);

@@ -66,10 +66,13 @@ describe('reports from the command line', () => {
     writeFileSync(truncated, readFileSync(archiveFile, 'utf8').slice(0, 100));
     const foreign = path.join(out, 'foreign.json');
     writeFileSync(foreign, JSON.stringify({ hello: 1 }));
+    const older = path.join(out, 'older.json');
+    writeFileSync(older, JSON.stringify({ ...(JSON.parse(readFileSync(archiveFile, 'utf8')) as object), schema_version: 1 }));
     for (const [args, code, pattern] of [
       [['report', path.join(out, 'absent.json')], 2, /absent\.json cannot be read \(ENOENT\); check the path/],
       [['report', truncated], 2, /truncated\.json is not valid JSON .*truncated archive/],
       [['report', foreign], 2, /foreign\.json is not a piper-parallel archive this version reads \(schema_version: .*\); give a file from measurements\//],
+      [['report', older], 2, /older\.json is a schema 1 archive .*; piper-parallel compare still reads it, report needs schema 2: run the measurement again/],
       [['report', archiveFile, '--format', 'pdf'], 2, /--format must be one of md, html, got "pdf"/],
       [['report'], 2, /report takes one archive, got 0/],
       [['report', archiveFile, '--format', 'html', '--out', path.join(out, 'no', 'such', 'dir', 'r.html')], 1, /--out .*r\.html cannot be written \(ENOENT\); choose a writable file/],
