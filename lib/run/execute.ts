@@ -8,7 +8,7 @@ import { runArmWorkers, type ArmTimeouts } from './arm.js';
 import { conditionLabel } from './conditions.js';
 import type { Progress } from './options.js';
 import type { ArmPlan, Plan } from './plan.js';
-import { invalidPasses } from './record.js';
+import { runFailed } from './record.js';
 import { recordArms, type RoundRun } from './rounds.js';
 import { passesOfRound, roundOrder } from './schedule.js';
 import type { PreparedText } from '../voice/text.js';
@@ -36,9 +36,11 @@ const MAX_ROUNDS = 100;
 
 const armLabel = (a: ArmPlan): string => `${a.voice.name} ${conditionLabel(a.condition)}`;
 
-function interrupted(plan: Plan, ctx: ExecuteContext, runs: Map<string, RoundRun[]>, where: string): PiperParallelError {
-  const kept = [...runs.values()].reduce((n, r) => n + r.length, 0);
-  return new PiperParallelError('ABORTED', `interrupted ${where}; ${kept} finished arm round(s) kept in ${ctx.partial.file}; resume with: piper-parallel --resume ${ctx.partial.file}`);
+/** Arm rounds finished so far (held from a resumed run included). */
+const finishedRounds = (runs: Map<string, RoundRun[]>): number => [...runs.values()].reduce((n, r) => n + r.length, 0);
+
+function interrupted(ctx: ExecuteContext, runs: Map<string, RoundRun[]>, where: string): PiperParallelError {
+  return new PiperParallelError('ABORTED', `interrupted ${where}; ${finishedRounds(runs)} finished arm round(s) kept in ${ctx.partial.file}; resume with: piper-parallel --resume ${ctx.partial.file}`);
 }
 
 /** One round: every arm not yet held for it (resume) and not failed in an earlier round, in the round's order. */
@@ -52,8 +54,8 @@ async function runRound(plan: Plan, round: number, runs: Map<string, RoundRun[]>
       continue;
     }
     // An arm that failed is not run again: its figures are incomplete whatever follows.
-    if (mine.some((r) => r.run.state !== 'done' || invalidPasses(r.run).length > 0)) continue;
-    if (ctx.signal?.aborted) throw interrupted(plan, ctx, runs, `before ${armLabel(arm)} in round ${round}`);
+    if (mine.some((r) => runFailed(r.run))) continue;
+    if (ctx.signal?.aborted) throw interrupted(ctx, runs, `before ${armLabel(arm)} in round ${round}`);
     count.index += 1;
     const index = count.index;
     ctx.onProgress?.({ kind: 'arm-start', index, total: count.total, voice: arm.voice.name, condition: arm.condition, round, rounds: Math.max(plan.rounds, round) });
@@ -69,7 +71,7 @@ async function runRound(plan: Plan, round: number, runs: Map<string, RoundRun[]>
       cpuSampler: ctx.sampler,
     });
     // A Ctrl-C reaches the children too; whatever state the arm ended in, it was interrupted.
-    if (run.state === 'aborted' || ctx.signal?.aborted) throw interrupted(plan, ctx, runs, `during ${armLabel(arm)} in round ${round}`);
+    if (run.state === 'aborted' || ctx.signal?.aborted) throw interrupted(ctx, runs, `during ${armLabel(arm)} in round ${round}`);
     await ctx.partial.append({ key: arm.key, round, order: position + 1, run });
     runs.set(arm.key, [...mine, { round, order: position + 1, run }]);
     ctx.onProgress?.({ kind: 'round-arm-end', index, total: count.total, voice: arm.voice.name, condition: arm.condition, round, state: run.state, ...(run.message ? { message: run.message } : {}) });
@@ -100,8 +102,7 @@ function stopReason(plan: Plan, runs: Map<string, RoundRun[]>, done: number, ela
 export async function executeRounds(plan: Plan, ctx: ExecuteContext): Promise<Executed> {
   const runs = new Map<string, RoundRun[]>(plan.arms.map((a) => [a.key, []]));
   for (const e of plan.resumed?.rounds.values() ?? []) runs.get(e.key)?.push({ round: e.round, order: e.order, run: e.run });
-  const held = [...runs.values()].reduce((n, r) => n + r.length, 0);
-  const count = { index: held, total: plan.arms.length * plan.rounds };
+  const count = { index: finishedRounds(runs), total: plan.arms.length * plan.rounds };
   const order: Archive['manches'] = [];
   const roundMs: number[] = [];
   for (let round = 1; ; round += 1) {

@@ -131,12 +131,17 @@ export function invalidPasses(run: ArmRun): string[] {
   return run.children.flatMap((c) => c.passes.map((p) => invalidPass(c.rang, p))).filter((m): m is string => m !== undefined);
 }
 
+/** A run that did not finish, or finished with a pass that measured nothing: its arm fails. */
+export function runFailed(run: ArmRun): boolean {
+  return run.state !== 'done' || invalidPasses(run).length > 0;
+}
+
 /** Turn a worker run into the archived arm, with its statistics and controls. */
 export function armRecord(run: ArmRun, id: ArmIdentity): ArmRecord {
   const { condition } = id;
   const enfants = run.children.map(childRecord);
   const invalid = invalidPasses(run);
-  const etat = run.state === 'done' && invalid.length > 0 ? 'failed' : run.state;
+  const etat = run.state === 'done' && runFailed(run) ? 'failed' : run.state;
   const complete = etat === 'done' && enfants.every((e) => e.passes.length > 0);
   const { controls, affinity } = armControls(run, id, enfants, complete);
   const spans = run.sync.map((s) => ({ s, ...passSpan(run.children, s) }));

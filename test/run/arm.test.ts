@@ -155,7 +155,12 @@ describe('stopping streams', () => {
     // (Its word is not a protocol message, so the adapter passes it on as a malformed one: any will do.)
     await new Promise<void>((resolve) => w.onMessage(() => resolve()));
     const t0 = Date.now();
-    const exit = await w.terminate(400);
+    // Bounded here too: without the SIGKILL the stream would never end, and this test must not hang.
+    let timer: NodeJS.Timeout | undefined;
+    const exit = await Promise.race([w.terminate(400), new Promise<'hung'>((r) => { timer = setTimeout(() => r('hung'), 10_000); })]);
+    clearTimeout(timer);
+    if (exit === 'hung') process.kill(w.pid as number, 'SIGKILL');
+    if (exit === 'hung') assert.fail('the stream was still alive 10 s after terminate(400)');
     assert.equal(exit.signal, 'SIGKILL');
     assert.ok(Date.now() - t0 >= 390, `killed after ${Date.now() - t0} ms`);
     assert.equal(alive(w.pid), false);

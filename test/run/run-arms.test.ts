@@ -19,7 +19,7 @@ describe('runArms end to end (synthetic voice, one short sentence, 2 passes)', (
   it('runs the four default conditions and writes an archive that matches the schema', async () => {
     const outDir = tempDir('out');
     const events: string[] = [];
-    const r = await runArms({ settleSeconds: 0, passes: 2, warmup: 1, voices: ['synthetic-siwis-medium'], lines: ['Bonjour tout le monde.'], outDir, voicesDir: sharedVoicesDir(), onProgress: (e) => events.push(e.kind) });
+    const r = await runArms({ settleSeconds: 0, passes: 2, warmup: 1, voices: ['synthetic-siwis-medium'], lines: ['Bonjour tout le monde.', 'Oui.'], outDir, voicesDir: sharedVoicesDir(), onProgress: (e) => events.push(e.kind) });
     const onDisk = ArchiveSchema.parse(JSON.parse(readFileSync(r.path, 'utf8')));
     assert.match(path.basename(r.path), /^piper-parallel-\d{8}-\d{6}\.json$/);
     assert.equal(onDisk.bras.length, 4);
@@ -33,6 +33,8 @@ describe('runArms end to end (synthetic voice, one short sentence, 2 passes)', (
         // 2 passes: 2 rounds of 1, each starting the streams afresh with its own warm-up.
         assert.deepEqual(e.passes.map((p) => p.manche), [1, 2]);
         assert.equal(e.echauffement.length, 2);
+        // A warm-up pass is the text's first sentence only: less audio than a whole timed pass.
+        for (const w of e.echauffement) assert.ok(w.audio_s < (e.passes[0]?.audio_s ?? 0), `warm-up ${w.audio_s} s of audio, timed ${e.passes[0]?.audio_s} s`);
         // A process that loaded the voice's model peaks above the model's size (VmHWM, after each pass).
         assert.ok((e.rss_pic_octets ?? 0) > onDisk.voix[0]!.taille_octets, `peak RSS ${e.rss_pic_octets}`);
         assert.ok(e.phonemisation_s !== null && e.phonemisation_s > 0);
@@ -48,7 +50,7 @@ describe('runArms end to end (synthetic voice, one short sentence, 2 passes)', (
     assert.deepEqual(pinned.affinites_vues.map((s) => s.length), [1, 1]);
     assert.equal(onDisk.controle_tenu, onDisk.bras.every((b) => b.controle_tenu));
     assert.equal(onDisk.voix[0]?.synthetique, true);
-    assert.equal(onDisk.protocole.texte.phrases, 1);
+    assert.equal(onDisk.protocole.texte.phrases, 2);
     // The partial file goes away once the archive lands.
     assert.deepEqual(readdirSync(path.join(outDir, '.partial')), []);
     assert.ok(events.includes('arm-end') && events.includes('pass') && events.includes('round-arm-end'));
