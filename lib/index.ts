@@ -1,6 +1,6 @@
 /** piper-parallel's public API. */
 export { runArms, defaultVoices, type RunArmsOptions, type RunResult, type Progress } from './run/run-arms.js';
-export { expandConditions, DEFAULT_CONDITIONS, type AffinityChoice } from './run/conditions.js';
+export { expandConditions, DEFAULT_CONDITIONS, type AffinityChoice, type EngineChoice, type Scope } from './run/conditions.js';
 export { ArchiveSchema, ArmSchema, SCHEMA_VERSION, archiveJsonSchema, type Archive, type ArmRecord, type Condition } from './archive/schema.js';
 export { PiperParallelError, type ErrorCode } from './errors.js';
 export { affinityControl, cpuMaxControl, cpuSumControl, skewControl, type Control } from './measure/controls.js';
@@ -28,3 +28,5 @@ export { writeReports, type ReportFiles } from './report/write.js';
 export { ProgressReporter, formatDuration } from './report/progress.js';
 export { readArchive } from './archive/read.js';
 export { PIPER_SESSION_OPTIONS } from './voice/synthesizer.js';
+export { sherpaReadyVoice, checkSherpaVoice, type SherpaVoice } from './voice/sherpa/prepare.js';
+export { probeSherpaVoice } from './voice/sherpa/probe.js';

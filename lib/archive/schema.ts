@@ -23,6 +23,8 @@ export const PassSchema = z.object({
   cpu_pourcent: figure,
   /** Seconds inside session.run, the rest of temps_calcul_s being conversion and bookkeeping. */
   inference_s: z.number(),
+  /** Seconds of the pass spent phonemizing (scope text); null where the engine does it inside its call. */
+  phonemisation_s: figure.optional(),
   /** Start and end on the system monotonic clock, ms. */
   debut_ms: z.number(),
   fin_ms: z.number(),
@@ -85,11 +87,19 @@ export const SyncSchema = z.object({
   etendue_s: z.number(),
 });
 
+/** A over B from the rounds both ran: the ratio, its 95% interval, resolved when the interval excludes 1. */
+const PairSchema = z.object({ a: z.string(), b: z.string(), rapport: figure, rapport_ic95: z.tuple([z.number(), z.number()]).nullable(), tranche: z.boolean() });
+
 export const ArmSchema = z.object({
   voix: z.string(),
   voix_synthetique: z.boolean(),
   voix_sha256: z.string(),
   isolation: z.enum(['process', 'thread']),
+  /** Absent in archives from before engines were a dimension: onnxruntime, model. */
+  moteur: z.enum(['onnxruntime', 'sherpa']).optional(),
+  portee: z.enum(['model', 'text']).optional(),
+  /** Median share of a timed pass spent phonemizing (onnxruntime at scope text); null where it cannot be told apart (sherpa). */
+  part_phonemisation: figure.optional(),
   flux_simultanes: z.number().int().positive(),
   fils_par_flux: z.number().int().positive(),
   affinite_demandee: z.boolean(),
@@ -134,6 +144,10 @@ export const ConditionSchema = z.object({
   fils: z.number().int().positive(),
   affinite: z.boolean(),
   isolation: z.enum(['process', 'thread']),
+  /** Who runs the voice; absent means onnxruntime-node (every archive before engines were a dimension). */
+  moteur: z.enum(['onnxruntime', 'sherpa']).optional(),
+  /** What a timed pass covers: phoneme ids to audio (model) or text to audio (text); absent means model. */
+  portee: z.enum(['model', 'text']).optional(),
 });
 
 export const SettleSchema = z.object({
@@ -193,6 +207,13 @@ export const ArchiveSchema = z.object({
     commande: z.string(),
     /** The onnxruntime session settings every stream used; absent in archives from before they were recorded. */
     session_onnxruntime: z.string().optional(),
+    /** Each engine the run used: its version, the onnxruntime it runs on, and its session settings. Absent before engines. */
+    moteurs: z
+      .object({
+        onnxruntime: z.object({ version: z.string(), onnxruntime: z.string(), reglages: z.string() }).optional(),
+        sherpa: z.object({ version: z.string(), onnxruntime: z.string(), reglages: z.string() }).optional(),
+      })
+      .optional(),
     /** Rounds planned: each runs every arm once, in an order shuffled by the seed; passes_par_bras is split between them. */
     manches_prevues: z.number().int().positive(),
     graine: z.number().int(),
@@ -211,13 +232,23 @@ export const ArchiveSchema = z.object({
         flux: z.number().int(),
         resolu: z.boolean(),
         classement: z.array(z.object({ disposition: z.string(), debit_agrege: figure, ic95: z.tuple([z.number(), z.number()]).nullable(), debit_par_requete: figure })),
+        /** The engine and scope these layouts ran on, when the run had more than the default. */
+        moteur: z.enum(['onnxruntime', 'sherpa']).optional(),
+        portee: z.enum(['model', 'text']).optional(),
         /** Every pair of layouts: A over B from the same rounds, its 95% interval, resolved when it excludes 1. */
-        paires: z.array(z.object({ a: z.string(), b: z.string(), rapport: figure, rapport_ic95: z.tuple([z.number(), z.number()]).nullable(), tranche: z.boolean() })),
+        paires: z.array(PairSchema),
         exclus: z.array(z.string()),
         phrase: z.string(),
       }),
     ),
     passage_a_l_echelle: z.array(z.string()),
+    /**
+     * Engines side by side, one entry per voice and layout both ran at the same scope: sherpa-onnx
+     * over onnxruntime-node, paired by round; null where either arm's controls failed. Absent before engines.
+     */
+    moteurs: z
+      .array(z.object({ voix: z.string(), flux: z.number().int(), disposition: z.string(), portee: z.enum(['model', 'text']), paire: PairSchema.nullable(), phrase: z.string() }))
+      .optional(),
   }),
   controle_tenu: z.boolean(),
   interrompu: z.boolean(),

@@ -6,7 +6,8 @@ Usage:
   piper-parallel voices build              (re)build the synthetic voices, print their sha256
   piper-parallel voices fetch NAME...      download real voices (checked against voices.json)
   piper-parallel phonemize [--voice NAME | --espeak-voice CODE] TEXT
-  piper-parallel synth --voice NAME [--threads T] [--speaker ID|NAME] --out FILE.wav TEXT
+  piper-parallel synth --voice NAME [--threads T] [--speaker ID|NAME] [--engine onnxruntime|sherpa]
+                       --out FILE.wav TEXT
   piper-parallel compare A.json B.json [--tolerance PCT] [--json] [--force]
                                            compare two runs (exit 4 on a regression, 2 when
                                            nothing could be compared)
@@ -24,6 +25,11 @@ Run options:
   --affinity on|off|both   one core per stream (util-linux taskset), or free
   --isolation process|thread|both   streams as child processes (default), as worker
                         threads of one process (SharedArrayBuffer barrier), or both
+  --engine onnxruntime|sherpa|both   who runs the voice: onnxruntime-node (default), sherpa-onnx
+                        (sherpa-onnx-node, as processes only), or both side by side
+  --scope model|text    what a timed pass covers: phoneme ids to audio (model; default with
+                        onnxruntime alone) or text to audio, phonemizing included (text; the
+                        only scope sherpa-onnx has, so the default with sherpa or both)
   --settle SECONDS      wait up to this long for a busy machine to calm down (default 30)
   --warmup N            untimed passes each time an arm's streams start, in every round (default 1)
   --rounds R            split each arm's passes into R rounds; each round runs every arm once,

@@ -46,6 +46,8 @@ function parseCommandLine(argv: string[]) {
         threads: { type: 'string' },
         affinity: { type: 'string' },
         isolation: { type: 'string' },
+        engine: { type: 'string' },
+        scope: { type: 'string' },
         warmup: { type: 'string' },
         rounds: { type: 'string' },
         seed: { type: 'string' },
@@ -98,7 +100,7 @@ export async function main(argv: string[], io: Io = processIo(), deps: RunDeps =
     case 'phonemize':
       return phonemizeCommand(rest.join(' ') || undefined, v.voice?.[0], v['espeak-voice'], places, io);
     case 'synth':
-      return synthCommand(rest.join(' ') || undefined, v.voice?.[0], v.threads, v.out, places, io, v.speaker);
+      return synthCommand(rest.join(' ') || undefined, v.voice?.[0], v.threads, v.out, places, io, v.speaker, v.engine);
     case 'compare':
       return compareCommand(rest, v.tolerance, v.json ?? false, v.force ?? false, io);
     case 'report':

@@ -3,7 +3,7 @@ import { PiperParallelError } from '../errors.js';
 import { colorEnabled, paintStatus, ProgressReporter } from '../report/progress.js';
 import { armLine, headerLines } from '../report/table.js';
 import { writeReports } from '../report/write.js';
-import type { AffinityChoice, IsolationChoice } from '../run/conditions.js';
+import type { AffinityChoice, EngineChoice, IsolationChoice, Scope } from '../run/conditions.js';
 import { runArms, type Progress, type RunArmsOptions } from '../run/run-arms.js';
 import { parseChoice, parseList, parsePositive, parseWhole } from './parse.js';
 
@@ -14,6 +14,8 @@ export interface RunFlags {
   threads?: string;
   affinity?: string;
   isolation?: string;
+  engine?: string;
+  scope?: string;
   warmup?: string;
   rounds?: string;
   seed?: string;
@@ -56,6 +58,8 @@ function runOptions(flags: RunFlags): RunArmsOptions {
     threads: flags.threads === undefined ? undefined : parseList(flags.threads, '--threads', 1),
     affinity: flags.affinity === undefined ? undefined : parseChoice<AffinityChoice>(flags.affinity, '--affinity', ['on', 'off', 'both']),
     isolation: flags.isolation === undefined ? undefined : parseChoice<IsolationChoice>(flags.isolation, '--isolation', ['process', 'thread', 'both']),
+    engine: flags.engine === undefined ? undefined : parseChoice<EngineChoice>(flags.engine, '--engine', ['onnxruntime', 'sherpa', 'both']),
+    scope: flags.scope === undefined ? undefined : parseChoice<Scope>(flags.scope, '--scope', ['model', 'text']),
     voices: flags.voice,
     textFile: flags['text-file'],
     outDir: flags['out-dir'],

@@ -2,14 +2,16 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PiperParallelError } from '../errors.js';
 import { fetchVoices } from '../voice/fetch.js';
-import { readVoice } from '../voice/load.js';
+import { readVoice, type VoiceInfo } from '../voice/load.js';
+import { sherpaReadyVoice } from '../voice/sherpa/prepare.js';
+import { probeSherpaVoice } from '../voice/sherpa/probe.js';
 import { allVoices, locateVoice, voiceHome, type VoicePlaces } from '../voice/places.js';
 import { phonemesToIds, phonemizeLine } from '../voice/phonemize.js';
 import { SYNTHETIC_VOICES, writeSyntheticVoice } from '../voice/synthetic/build.js';
 import { Synthesizer } from '../voice/synthesizer.js';
 import { prepareText } from '../voice/text.js';
 import { encodeWav } from '../voice/wav.js';
-import { parseWhole } from './parse.js';
+import { parseChoice, parseWhole } from './parse.js';
 import type { Io } from './run-command.js';
 
 /** Every voice with where it comes from: --voices-dir, ./voices, the cache, or the cache's synthetic folder. */
@@ -65,13 +67,26 @@ export async function phonemizeCommand(text: string | undefined, voice: string |
   return 0;
 }
 
-export async function synthCommand(text: string | undefined, voice: string | undefined, threadsRaw: string | undefined, out: string | undefined, places: VoicePlaces, io: Io, speaker?: string): Promise<number> {
+/** synth with sherpa-onnx: in a throwaway process, which writes the WAV (sherpa-onnx may end its process on a fatal error). */
+async function synthSherpa(v: VoiceInfo, text: string, threads: number, out: string, io: Io, speaker: string | number | undefined): Promise<number> {
+  const id = typeof speaker === 'number' ? speaker : speaker === undefined ? 0 : v.config.speaker_id_map?.[speaker];
+  if (id === undefined || id < 0 || id >= v.config.num_speakers) throw new PiperParallelError('USAGE', `--speaker "${String(speaker)}" is not a speaker of ${v.name} (ids 0-${v.config.num_speakers - 1})`);
+  const ready = await sherpaReadyVoice(v);
+  const r = await probeSherpaVoice({ voice: ready, threads, speakerId: id, text, wav: path.resolve(out) });
+  const label = v.synthetic ? `${v.name} (SYNTHETIC: random weights, not speech)` : v.name;
+  io.out(`${path.resolve(out)}: ${label}, sherpa-onnx ${r.versions.sherpa} (onnxruntime ${r.versions.onnxruntime}), ${r.audioSeconds.toFixed(3)} s of audio, text to audio ${r.synthSeconds.toFixed(3)} s (phonemizing included), x${(r.audioSeconds / r.synthSeconds).toFixed(2)} real time at ${threads} thread(s)`);
+  return 0;
+}
+
+export async function synthCommand(text: string | undefined, voice: string | undefined, threadsRaw: string | undefined, out: string | undefined, places: VoicePlaces, io: Io, speaker?: string, engineRaw?: string): Promise<number> {
   if (!voice) throw new PiperParallelError('USAGE', 'synth needs --voice NAME (see piper-parallel voices)');
   if (!out) throw new PiperParallelError('USAGE', 'synth needs --out FILE.wav');
   if (!text) throw new PiperParallelError('USAGE', 'synth needs a text, e.g. piper-parallel synth --voice synthetic-siwis-medium --out a.wav "Bonjour."');
   const threads = threadsRaw === undefined ? 1 : parseWhole(threadsRaw, '--threads', 1);
+  const engine = engineRaw === undefined ? 'onnxruntime' : parseChoice(engineRaw, '--engine', ['onnxruntime', 'sherpa'] as const);
   const v = await locateVoice(voice, places);
   const speakerId = speaker !== undefined && /^\d+$/.test(speaker) ? Number(speaker) : speaker;
+  if (engine === 'sherpa') return synthSherpa(v, text, threads, out, io, speakerId);
   const synth = await Synthesizer.create(v, { threads, speaker: speakerId });
   const prepared = await prepareText([text], v.config);
   if (prepared.sentences.length === 0) throw new PiperParallelError('TEXT', 'the text phonemizes to nothing; give words in the voice\'s language');

@@ -89,6 +89,31 @@ const METRICS = [
 const spreadText = (s: number | null): string => (s === null ? 'unknown (too few passes)' : `${(s * 100).toFixed(1)}%`);
 const tooSpread = (s: number | null, tol: number): boolean => s === null || s * 100 > tol;
 
+/**
+ * Arms of A and B paired by identity; an arm left alone in each run with the same layout on
+ * another engine or scope is paired with it, to be called INCOMPARABLE rather than missing.
+ */
+function matchArms(as: readonly ComparableArm[], bs: readonly ComparableArm[]): Array<{ key: string; x?: ComparableArm; y?: ComparableArm; engines?: string }> {
+  const out: Array<{ key: string; x?: ComparableArm; y?: ComparableArm; engines?: string }> = [];
+  const lonelyB = bs.filter((y) => !as.some((x) => x.key === y.key));
+  for (const x of as) {
+    const y = bs.find((r) => r.key === x.key);
+    if (y) {
+      out.push({ key: x.key, x, y });
+      continue;
+    }
+    const other = lonelyB.find((r) => r.layout === x.layout);
+    if (!other) {
+      out.push({ key: x.key, x });
+      continue;
+    }
+    lonelyB.splice(lonelyB.indexOf(other), 1);
+    out.push({ key: `${x.layout} [A: ${x.engine}; B: ${other.engine}]`, x, y: other, engines: `engine and scope differ (A: ${x.engine}; B: ${other.engine}): different work is timed` });
+  }
+  for (const y of lonelyB) out.push({ key: y.key, y });
+  return out;
+}
+
 function isComparable(x: unknown): x is ComparableRun {
   return typeof x === 'object' && x !== null && 'arms' in x && 'tool' in x && 'workload' in x;
 }
@@ -114,10 +139,7 @@ export function compareArchives(first: ComparableRun | unknown, second: Comparab
   }
   result.workloadDiffers = workloadDifferences(a, b);
   if (result.workloadDiffers.length === 0) result.ratios = ratioRows(a, b);
-  const keys = [...new Set([...a.arms.map((x) => x.key), ...b.arms.map((x) => x.key)])];
-  for (const key of keys) {
-    const x = a.arms.find((r) => r.key === key);
-    const y = b.arms.find((r) => r.key === key);
+  for (const { key, x, y, engines } of matchArms(a.arms, b.arms)) {
     for (const m of METRICS) {
       const va = x ? m.of(x) : null;
       const vb = y ? m.of(y) : null;
@@ -127,7 +149,7 @@ export function compareArchives(first: ComparableRun | unknown, second: Comparab
         result.rows.push(row(x ? 'ONLY IN A' : 'ONLY IN B', 'no such arm in the other run'));
         continue;
       }
-      const armWorkload = [...result.workloadDiffers];
+      const armWorkload = [...result.workloadDiffers, ...(engines ? [engines] : [])];
       if (x.voiceSha256 !== y.voiceSha256) armWorkload.push(x.voiceSha256 && y.voiceSha256 ? 'voice checksum differs' : 'voice checksum unknown');
       if (!x.held || !y.held) {
         result.rows.push(row('CONTROLS FAILED', `controls failed in ${!x.held && !y.held ? 'both runs' : !x.held ? 'A' : 'B'}; shown, not counted`));

@@ -21,6 +21,10 @@ export interface ComparableArm {
   threads: number;
   pinned: boolean;
   isolation: 'process' | 'thread';
+  /** The layout alone (voice, K, T, affinity, isolation): arms on another engine or scope share it. */
+  layout: string;
+  /** "onnxruntime-node, model" (also every archive from before engines and the Python script's) or "sherpa-onnx, text". */
+  engine: string;
   aggregate: number | null;
   aggregateMeaning: AggregateMeaning;
   perStream: number | null;
@@ -100,6 +104,15 @@ export function armKey(a: Pick<ComparableArm, 'voice' | 'streams' | 'threads' | 
   return `${a.voice} K=${a.streams} T=${a.threads} ${a.pinned ? 'pinned' : 'free'} ${a.isolation}`;
 }
 
+const DEFAULT_ENGINE = 'onnxruntime-node, model';
+
+/** The arm's identity: its layout, and its engine and scope where they are not the default. */
+function identify(arm: Pick<ComparableArm, 'voice' | 'streams' | 'threads' | 'pinned' | 'isolation'>, moteur?: 'onnxruntime' | 'sherpa', portee?: 'model' | 'text'): Pick<ComparableArm, 'key' | 'layout' | 'engine'> {
+  const layout = armKey(arm);
+  const engine = `${moteur === 'sherpa' ? 'sherpa-onnx' : 'onnxruntime-node'}, ${portee ?? 'model'}`;
+  return { layout, engine, key: engine === DEFAULT_ENGINE ? layout : `${layout} [${engine}]` };
+}
+
 /** Per-pass figures of passes every stream has; `of` turns one pass's streams into one figure. */
 function perPass<P extends { passe: number }>(children: Array<{ passes: P[] }>, of: (streams: P[]) => number): number[] {
   const ids = [...new Set(children.flatMap((c) => c.passes.map((p) => p.passe)))];
@@ -133,6 +146,8 @@ interface OurArm {
   voix: string;
   voix_sha256: string;
   isolation: 'process' | 'thread';
+  moteur?: 'onnxruntime' | 'sherpa' | undefined;
+  portee?: 'model' | 'text' | undefined;
   flux_simultanes: number;
   fils_par_flux: number;
   affinite_demandee: boolean;
@@ -151,7 +166,7 @@ function ourRun<B extends OurArm>(file: string, a: OurArchive<B>, figures: (b: B
     workload: { text: a.protocole.texte.sha256, passes: a.protocole.passes_par_bras, warmup: a.protocole.passes_echauffement, session: a.protocole.session_onnxruntime ?? null },
     arms: a.bras.map((b) => {
       const arm = { voice: b.voix, voiceSha256: b.voix_sha256, streams: b.flux_simultanes, threads: b.fils_par_flux, pinned: b.affinite_demandee, isolation: b.isolation };
-      return { ...arm, key: armKey(arm), ...figures(b), aggregateMeaning: 'speech-over-span' as const, perStream: medianOf(b.debit_par_flux_mediane), cpuPercent: b.cpu_somme_medianes, held: b.controle_tenu };
+      return { ...arm, ...identify(arm, b.moteur, b.portee), ...figures(b), aggregateMeaning: 'speech-over-span' as const, perStream: medianOf(b.debit_par_flux_mediane), cpuPercent: b.cpu_somme_medianes, held: b.controle_tenu };
     }),
   };
 }
@@ -182,7 +197,7 @@ function fromPython(value: unknown, file: string): ComparableRun {
       // The script ran every stream as its own child process.
       const arm = { voice: b.voix, voiceSha256: null, streams: b.flux_simultanes, threads: b.fils_par_flux, pinned: b.affinite_demandee, isolation: 'process' as const };
       const sums = perPass(b.enfants, (s) => s.reduce((n, p) => n + p.ratio, 0));
-      return { ...arm, key: armKey(arm), aggregate: b.debit_agrege_mediane, aggregateMeaning: 'sum-of-stream-medians' as const, perStream: median(b.debit_par_flux_mediane), cpuPercent: b.cpu_somme_medianes, spread: spreadOf(sums), held: b.controle_tenu };
+      return { ...arm, ...identify(arm), aggregate: b.debit_agrege_mediane, aggregateMeaning: 'sum-of-stream-medians' as const, perStream: median(b.debit_par_flux_mediane), cpuPercent: b.cpu_somme_medianes, spread: spreadOf(sums), held: b.controle_tenu };
     }),
   };
 }
@@ -195,6 +210,7 @@ export function toComparable(value: unknown, label: string): ComparableRun {
   if (version === undefined) return fromPython(value, file);
   const parsed = ArchiveSchema.safeParse(value);
   if (!parsed.success) throw new PiperParallelError('USAGE', `${file} is not a piper-parallel archive this version reads (${firstIssue(parsed.error)})`);
-  const pairs = parsed.data.verdict.comparaisons.flatMap((c) => c.paires.map((p) => ({ voice: c.voix, k: c.flux, a: p.a, b: p.b, ratio: p.rapport, interval: p.rapport_ic95, resolved: p.tranche })));
+  // Layouts are ranked within one engine and scope: a pair is the same pair only there.
+  const pairs = parsed.data.verdict.comparaisons.flatMap((c) => c.paires.map((p) => ({ voice: c.moteur ? `${c.voix} [${c.moteur === 'sherpa' ? 'sherpa-onnx' : 'onnxruntime-node'}, ${c.portee ?? 'model'}]` : c.voix, k: c.flux, a: p.a, b: p.b, ratio: p.rapport, interval: p.rapport_ic95, resolved: p.tranche })));
   return ourRun(file, parsed.data, (b) => ({ aggregate: b.debit_agrege_passe_mediane, spread: b.dispersion_relative }), pairs);
 }

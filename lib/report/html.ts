@@ -1,7 +1,7 @@
 import type { Archive, ArmRecord } from '../archive/schema.js';
 import { archiveCharts } from './charts.js';
 import { renderSvg } from './svg.js';
-import { ARM_COLUMNS, armCells, caveats, failures, RATIO_COLUMNS, ratioCells, runFacts, syntheticVoices } from './content.js';
+import { ARM_COLUMNS, armCells, caveats, ENGINE_COLUMNS, engineCells, failures, RATIO_COLUMNS, ratioCells, runFacts, syntheticVoices } from './content.js';
 import { armVoiceLabel } from './table.js';
 
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -9,6 +9,10 @@ const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;'
 function armRow(arm: ArmRecord): string {
   const { cells, held } = armCells(arm);
   return `<tr>${cells.map((c, i) => `<td${i === cells.length - 1 ? ` class="${held ? 'ok' : 'failed'}"` : ''}>${esc(c)}</td>`).join('')}</tr>`;
+}
+
+function table(columns: readonly string[], rows: string[][]): string {
+  return `<table><thead><tr>${columns.map((c) => `<th>${esc(c)}</th>`).join('')}</tr></thead><tbody>${rows.map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`).join('')}</tbody></table>`;
 }
 
 const STYLE = `body{font:15px/1.45 system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem;color:#111}
@@ -34,10 +38,9 @@ export async function renderHtml(a: Archive): Promise<string> {
   }
   body.push('<h2>Verdict</h2>', ...a.verdict.phrases.map((p) => `<p>${esc(p)}</p>`));
   const ratios = ratioCells(a);
-  if (ratios.length > 0) {
-    body.push(`<table><thead><tr>${RATIO_COLUMNS.map((c) => `<th>${esc(c)}</th>`).join('')}</tr></thead><tbody>`);
-    body.push(...ratios.map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`), '</tbody></table>');
-  }
+  if (ratios.length > 0) body.push(table(RATIO_COLUMNS, ratios));
+  const engines = engineCells(a);
+  if (engines.length > 0) body.push('<h3>Engines side by side</h3>', table(ENGINE_COLUMNS, engines));
   if (a.verdict.passage_a_l_echelle.length > 0) body.push('<ul>', ...a.verdict.passage_a_l_echelle.map((s) => `<li>scaling: ${esc(s)}</li>`), '</ul>');
   const failed = failures(a);
   body.push('<h2>Failed controls</h2>', failed.length === 0 ? '<p>None: every control held in every arm.</p>' : `<ul>${failed.map((f) => `<li>${esc(`${f.arm}: `)}${f.control === undefined ? '' : `<code>${esc(f.control)}</code> `}${esc(f.text)}</li>`).join('')}</ul>`);

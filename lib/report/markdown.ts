@@ -1,5 +1,5 @@
 import type { Archive, ArmRecord } from '../archive/schema.js';
-import { ARM_COLUMNS, armCells, caveats, failures, RATIO_COLUMNS, ratioCells, runFacts, syntheticVoices } from './content.js';
+import { ARM_COLUMNS, armCells, caveats, ENGINE_COLUMNS, engineCells, failures, RATIO_COLUMNS, ratioCells, runFacts, syntheticVoices } from './content.js';
 import { armVoiceLabel } from './table.js';
 
 /** A table cell: pipes and line breaks would break the row. */
@@ -34,6 +34,8 @@ export function renderMarkdown(a: Archive): string {
   for (const p of a.verdict.phrases) out.push(p, '');
   const ratios = ratioCells(a);
   if (ratios.length > 0) out.push('Layout ratios, round by round (resolved when the 95% interval leaves out +0%, no difference):', '', row([...RATIO_COLUMNS]), row(RATIO_COLUMNS.map(() => '-')), ...ratios.map(row), '');
+  const engines = engineCells(a);
+  if (engines.length > 0) out.push('Engines side by side, round by round (resolved when the 95% interval leaves out +0%):', '', row([...ENGINE_COLUMNS]), row(ENGINE_COLUMNS.map(() => '-')), ...engines.map(row), '');
   for (const s of a.verdict.passage_a_l_echelle) out.push(`- scaling: ${s}`);
   out.push('', '## Failed controls', '');
   const failed = failures(a);

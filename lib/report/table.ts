@@ -22,7 +22,17 @@ export function noiseNote(arm: ArmRecord): string {
   return ` NOISY (spread ${fmt(arm.dispersion_relative * 100, 0)}% of median)`;
 }
 
+/** "sherpa text" or "ort text" for arms not on the default engine and scope; empty otherwise. */
+export function armEngine(arm: Pick<ArmRecord, 'moteur' | 'portee' | 'part_phonemisation'>): string {
+  const moteur = arm.moteur ?? 'onnxruntime';
+  const portee = arm.portee ?? 'model';
+  if (moteur === 'onnxruntime' && portee === 'model') return '';
+  const share = arm.part_phonemisation === undefined || arm.part_phonemisation === null ? '' : ` (phonemize ${fmt(arm.part_phonemisation * 100, 0)}%)`;
+  return `${moteur === 'sherpa' ? 'sherpa-onnx' : 'onnxruntime'} ${portee}${share}`;
+}
+
 export function armLine(arm: ArmRecord): string {
+  const engine = armEngine(arm);
   const perStream = arm.debit_par_flux_mediane.map((x) => `x${fmt(x)}`).join(' ');
   const cores = arm.affinites_vues.map((s) => `[${s.join(',')}]`).join('');
   return [
@@ -31,6 +41,7 @@ export function armLine(arm: ArmRecord): string {
     `T=${arm.fils_par_flux}`,
     (arm.affinite_demandee ? 'pinned' : 'free').padEnd(6),
     arm.isolation.padEnd(7),
+    ...(engine ? [engine.padEnd(32)] : []),
     `per stream ${perStream}`.padEnd(28),
     `aggregate x${fmt(arm.debit_agrege_passe_mediane)} ${arm.debit_agrege_ic95 ? `[${fmt(arm.debit_agrege_ic95[0], 1)}, ${fmt(arm.debit_agrege_ic95[1], 1)}]` : '[no interval]'}`.padEnd(30),
     `CPU ${fmt(arm.cpu_somme_medianes, 0)}%`.padEnd(9),
@@ -47,6 +58,10 @@ export function headerLines(a: Pick<Archive, 'protocole' | 'coeurs' | 'machine_d
     `machine: ${a.machine_detail.cpu}, ${a.coeurs} cores usable, load ${a.machine_detail.charge_avant.map((x) => x.toFixed(2)).join(' ')}`,
   ];
   if (synthetic.length > 0) lines.push(`SYNTHETIC voices (random weights, Piper-medium-shaped; they measure compute, not speech): ${synthetic.join(', ')}`);
+  // Named only when the run chose engines: a default run's header stays as it was.
+  if (a.protocole.conditions.some((c) => c.moteur !== undefined || c.portee !== undefined)) {
+    for (const m of Object.values(a.protocole.moteurs ?? {})) if (m) lines.push(`engine: ${m.version} (onnxruntime ${m.onnxruntime}); ${m.reglages}`);
+  }
   return lines;
 }
 

@@ -2,6 +2,7 @@ import type { Archive, ArmRecord } from '../archive/schema.js';
 import { logMeanInterval, median, MIN_ROUNDS_TO_DECIDE } from '../measure/stats.js';
 import { signedPercent } from './format.js';
 import { armVoiceLabel } from './table.js';
+import { ENGINE_NAMES } from '../run/conditions.js';
 
 export type Verdict = Archive['verdict'];
 type Comparison = Verdict['comparaisons'][number];
@@ -50,7 +51,7 @@ export function pairPhrase(p: Pair): string {
   return `${p.a}: ${signedPercent(p.rapport)}${interval} over ${p.b}${p.tranche ? '.' : ', not resolved (the interval holds no difference).'}`;
 }
 
-function compare(voiceArms: ArmRecord[], k: number, cores: number): Comparison | undefined {
+function compare(voiceArms: ArmRecord[], k: number, cores: number, group: EngineGroup | undefined): Comparison | undefined {
   // Layouts that serve k streams: k simultaneous workers, or one worker taking the k requests in turn
   // (its aggregate is its single-stream throughput; each request waits for the ones before it).
   const candidates = voiceArms.filter((a) => a.flux_simultanes === k || a.flux_simultanes === 1);
@@ -80,8 +81,8 @@ function compare(voiceArms: ArmRecord[], k: number, cores: number): Comparison |
   }
   if (k > 1 && kept.some((a) => a.flux_simultanes === 1)) parts.push(`Serving ${k} streams with one worker means request ${k} waits for ${k - 1} before it.`);
   if (exclus.length > 0) parts.push(`Left out, controls failed: ${exclus.join('; ')}.`);
-  const head = `${k} stream${k > 1 ? 's' : ''} on ${cores} cores, ${voice}: `;
-  return { voix: voiceArms[0]?.voix ?? '', flux: k, resolu: classement.length === 1 || (top?.tranche ?? false), classement, paires, exclus, phrase: head + parts.join(' ') };
+  const head = `${k} stream${k > 1 ? 's' : ''} on ${cores} cores, ${voice}${group ? ` [${group.label}]` : ''}: `;
+  return { voix: voiceArms[0]?.voix ?? '', flux: k, ...(group ? { moteur: group.moteur, portee: group.portee } : {}), resolu: classement.length === 1 || (top?.tranche ?? false), classement, paires, exclus, phrase: head + parts.join(' ') };
 }
 
 /**
@@ -95,7 +96,7 @@ export function usableCores(k: number, threads: number, pinned: boolean, cores: 
 }
 
 /** Aggregate against K beside the ideal, per layout family (isolation, T, affinity). */
-function scaling(voiceArms: ArmRecord[], cores: number): string[] {
+function scaling(voiceArms: ArmRecord[], cores: number, group: EngineGroup | undefined): string[] {
   const lines: string[] = [];
   const families = new Map<string, ArmRecord[]>();
   for (const a of voiceArms) {
@@ -108,7 +109,7 @@ function scaling(voiceArms: ArmRecord[], cores: number): string[] {
     const single = baseline?.debit_agrege_passe_mediane ?? null;
     if (new Set(ks).size < 2 || !baseline || single === null) continue;
     const first = arms[0] as ArmRecord;
-    const family = `${armVoiceLabel(first)}, ${first.isolation}, T=${first.fils_par_flux}, ${first.affinite_demandee ? 'pinned' : 'free'}`;
+    const family = `${armVoiceLabel(first)}${group ? ` [${group.label}]` : ''}, ${first.isolation}, T=${first.fils_par_flux}, ${first.affinite_demandee ? 'pinned' : 'free'}`;
     // A K=1 arm whose controls failed measured something else: it cannot be what the others scale from.
     if (!baseline.controle_tenu) {
       lines.push(`${family}: no baseline, the K=1 arm's controls failed`);
@@ -127,20 +128,66 @@ function scaling(voiceArms: ArmRecord[], cores: number): string[] {
   return lines;
 }
 
-/** For each voice and each stream count, rank the layouts; never name a winner the intervals do not support. */
+interface EngineGroup {
+  moteur: 'onnxruntime' | 'sherpa';
+  portee: 'model' | 'text';
+  label: string;
+}
+
+const groupOf = (a: ArmRecord): EngineGroup => {
+  const moteur = a.moteur ?? 'onnxruntime';
+  const portee = a.portee ?? 'model';
+  return { moteur, portee, label: `${ENGINE_NAMES[moteur]}, ${portee}` };
+};
+
+/**
+ * The same layout under the two engines, at the same scope: sherpa-onnx over onnxruntime-node,
+ * paired by round as layouts are. Only arms whose controls held are compared.
+ */
+function engineComparisons(voiceArms: ArmRecord[]): NonNullable<Verdict['moteurs']> {
+  const out: NonNullable<Verdict['moteurs']> = [];
+  const same = (a: ArmRecord, b: ArmRecord): boolean => a.flux_simultanes === b.flux_simultanes && a.fils_par_flux === b.fils_par_flux && a.affinite_demandee === b.affinite_demandee && a.isolation === b.isolation && (a.portee ?? 'model') === (b.portee ?? 'model');
+  for (const s of voiceArms.filter((a) => a.moteur === 'sherpa')) {
+    const o = voiceArms.find((a) => (a.moteur ?? 'onnxruntime') === 'onnxruntime' && same(a, s));
+    if (!o) continue;
+    const layout = `K=${s.flux_simultanes} ${layoutLabel(s, s.flux_simultanes)}`;
+    const head = `${armVoiceLabel(s)}, ${layout} (${s.portee ?? 'model'} scope): `;
+    const failed = [s, o].filter((a) => !a.controle_tenu).map((a) => ENGINE_NAMES[a.moteur ?? 'onnxruntime']);
+    if (failed.length > 0) {
+      out.push({ voix: s.voix, flux: s.flux_simultanes, disposition: layout, portee: s.portee ?? 'model', paire: null, phrase: `${head}not compared, the ${failed.join(' and ')} arm's controls failed.` });
+      continue;
+    }
+    const paire = pairRatio(s, o, [ENGINE_NAMES.sherpa, ENGINE_NAMES.onnxruntime]);
+    const rounds = Math.min(s.debit_agrege_manches.filter((v) => v !== null).length, o.debit_agrege_manches.filter((v) => v !== null).length);
+    const phrase = rounds < MIN_ROUNDS_TO_DECIDE ? `${head}too few rounds to decide (${rounds}); run with --rounds ${MIN_ROUNDS_TO_DECIDE} or more.` : head + pairPhrase(paire);
+    out.push({ voix: s.voix, flux: s.flux_simultanes, disposition: layout, portee: s.portee ?? 'model', paire, phrase });
+  }
+  return out;
+}
+
+/** For each voice, engine and stream count, rank the layouts; never name a winner the intervals do not support. */
 export function buildVerdict(arms: readonly ArmRecord[], cores: number): Verdict {
   const comparaisons: Comparison[] = [];
   const passage: string[] = [];
+  const moteurs: NonNullable<Verdict['moteurs']> = [];
+  // Engines and scopes are compared with each other below, not ranked as layouts.
+  const groups = [...new Map(arms.map((a) => [groupOf(a).label, groupOf(a)])).values()];
+  const labelled = groups.length > 1 || groups.some((g) => g.moteur !== 'onnxruntime' || g.portee !== 'model');
   const voices = [...new Set(arms.map((a) => a.voix))];
   for (const v of voices) {
-    const voiceArms = arms.filter((a) => a.voix === v);
-    const ks = [...new Set(voiceArms.map((a) => a.flux_simultanes))].sort((a, b) => a - b);
-    const wanted = ks.some((k) => k > 1) ? ks.filter((k) => k > 1) : ks;
-    for (const k of wanted) {
-      const c = compare(voiceArms, k, cores);
-      if (c) comparaisons.push(c);
+    for (const g of groups) {
+      const voiceArms = arms.filter((a) => a.voix === v && groupOf(a).label === g.label);
+      if (voiceArms.length === 0) continue;
+      const ks = [...new Set(voiceArms.map((a) => a.flux_simultanes))].sort((a, b) => a - b);
+      const wanted = ks.some((k) => k > 1) ? ks.filter((k) => k > 1) : ks;
+      for (const k of wanted) {
+        const c = compare(voiceArms, k, cores, labelled ? g : undefined);
+        if (c) comparaisons.push(c);
+      }
+      passage.push(...scaling(voiceArms, cores, labelled ? g : undefined));
     }
-    passage.push(...scaling(voiceArms, cores));
+    moteurs.push(...engineComparisons(arms.filter((a) => a.voix === v)));
   }
-  return { phrases: comparaisons.map((c) => c.phrase), comparaisons, passage_a_l_echelle: passage };
+  const phrases = [...comparaisons.map((c) => c.phrase), ...moteurs.map((m) => m.phrase)];
+  return { phrases, comparaisons, passage_a_l_echelle: passage, ...(moteurs.length > 0 ? { moteurs } : {}) };
 }

@@ -97,6 +97,15 @@ class ArmDriver {
   }
 
   /** Until every stream has sent what `take` accepts, failing on any worker failure, exit, timeout or abort. */
+  /** sherpa-onnx ends its process with exit code 255 on a fatal error, having said why on stderr. */
+  private exitHint(exit: string): string {
+    const engine = this.p.init.engine;
+    if (engine?.kind === 'sherpa' && exit === 'with code 255') {
+      return `sherpa-onnx ends its process so on a fatal error (its message is above); check the voice with \`piper-parallel synth --engine sherpa --voice ${engine.voice.name}\`, or delete ${engine.voice.dir} to have it made anew`;
+    }
+    return 'something killed it or it crashed (check memory, dmesg) — run again';
+  }
+
   async waitAll(what: string, timeoutMs: number, take: (e: { rang: number; message: WorkerMessage }) => boolean): Promise<void> {
     this.pending = new Set(this.children.map((c) => c.rang));
     const deadline = monotonicMs() + timeoutMs;
@@ -105,7 +114,7 @@ class ArmDriver {
       const later: Event[] = [];
       while (this.events.length > 0) {
         const e = this.events.shift() as Event;
-        if ('exit' in e) throw new ArmFailure('failed', `stream ${e.rang} (pid ${this.children[e.rang]?.pid ?? '?'}) exited ${e.exit} ${what}; something killed it or it crashed (check memory, dmesg) — run again`);
+        if ('exit' in e) throw new ArmFailure('failed', `stream ${e.rang} (pid ${this.children[e.rang]?.pid ?? '?'}) exited ${e.exit} ${what}; ${this.exitHint(e.exit)}`);
         if (e.message.type === 'failed') throw new ArmFailure('failed', `stream ${e.rang} failed ${what}: ${e.message.message}`);
         if (this.pending.has(e.rang) && take(e)) this.pending.delete(e.rang);
         else later.push(e);

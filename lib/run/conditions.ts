@@ -3,6 +3,18 @@ import { PiperParallelError } from '../errors.js';
 
 export type AffinityChoice = 'on' | 'off' | 'both';
 export type IsolationChoice = 'process' | 'thread' | 'both';
+export type Engine = NonNullable<Condition['moteur']>;
+export type EngineChoice = Engine | 'both';
+export type Scope = NonNullable<Condition['portee']>;
+
+/** Why sherpa-onnx is only ever run as a process (said by the planner, and by a thread worker that is sent it anyway). */
+export const SHERPA_THREAD_REFUSAL = 'sherpa-onnx runs only as separate processes (--isolation process): on a fatal error it ends its whole process, which for a worker thread is the parent\'s, archive and all';
+
+export const engineOf = (c: Pick<Condition, 'moteur'>): Engine => c.moteur ?? 'onnxruntime';
+export const scopeOf = (c: Pick<Condition, 'portee'>): Scope => c.portee ?? 'model';
+
+/** What people call each engine. */
+export const ENGINE_NAMES: Readonly<Record<Engine, string>> = { onnxruntime: 'onnxruntime-node', sherpa: 'sherpa-onnx' };
 
 /** The original three conditions plus one process with two threads: both halves of the question. */
 export const DEFAULT_CONDITIONS: readonly Omit<Condition, 'isolation'>[] = [
@@ -17,6 +29,29 @@ export interface ConditionChoice {
   threads?: number[];
   affinity?: AffinityChoice;
   isolation?: IsolationChoice;
+  engine?: EngineChoice;
+  scope?: Scope;
+}
+
+/**
+ * Engines and the scope they are timed at. sherpa-onnx phonemizes inside its own call, so it is
+ * timed text to audio, and so is anything compared with it.
+ */
+export function engineScopes(engine: EngineChoice | undefined, scope: Scope | undefined, isolation: IsolationChoice | undefined): Array<{ moteur: Engine; portee: Scope }> {
+  const engines: Engine[] = engine === 'both' ? ['onnxruntime', 'sherpa'] : [engine ?? 'onnxruntime'];
+  const sherpa = engines.includes('sherpa');
+  if (sherpa && scope === 'model') {
+    throw new PiperParallelError('USAGE', `--scope model cannot time sherpa-onnx: it phonemizes inside its own call; use --scope text (the default with --engine ${engine})`);
+  }
+  if (sherpa && (isolation === 'thread' || isolation === 'both')) {
+    throw new PiperParallelError('USAGE', `--isolation ${isolation} with --engine ${engine}: ${SHERPA_THREAD_REFUSAL}; use --isolation process, or --engine onnxruntime`);
+  }
+  return engines.map((moteur) => ({ moteur, portee: scope ?? (sherpa ? 'text' : 'model') }));
+}
+
+/** The condition's engine fields, left out where they are the defaults so older keys and archives mean the same. */
+function withEngine(c: Omit<Condition, 'moteur' | 'portee'>, e: { moteur: Engine; portee: Scope }): Condition {
+  return e.moteur === 'onnxruntime' && e.portee === 'model' ? c : { ...c, ...e };
 }
 
 function checkCounts(values: number[] | undefined, option: string): void {
@@ -29,22 +64,30 @@ function checkCounts(values: number[] | undefined, option: string): void {
 export function expandConditions(choice: ConditionChoice): Condition[] {
   checkCounts(choice.streams, '--streams');
   checkCounts(choice.threads, '--threads');
+  const engines = engineScopes(choice.engine, choice.scope, choice.isolation);
   const isolations: Condition['isolation'][] = choice.isolation === 'both' ? ['process', 'thread'] : [choice.isolation ?? 'process'];
+  // Engines innermost: the two engines of one layout sit side by side.
   if (choice.streams === undefined && choice.threads === undefined && choice.affinity === undefined) {
-    return isolations.flatMap((isolation) => DEFAULT_CONDITIONS.map((c) => ({ ...c, isolation })));
+    return isolations.flatMap((isolation) => DEFAULT_CONDITIONS.flatMap((c) => engines.map((e) => withEngine({ ...c, isolation }, e))));
   }
   const affinities = choice.affinity === 'both' ? [false, true] : [choice.affinity === 'on'];
   const out: Condition[] = [];
   for (const isolation of isolations) {
     for (const flux of choice.streams ?? [1, 2]) {
       for (const fils of choice.threads ?? [1]) {
-        for (const affinite of affinities) out.push({ flux, fils, affinite, isolation });
+        for (const affinite of affinities) for (const e of engines) out.push(withEngine({ flux, fils, affinite, isolation }, e));
       }
     }
   }
   return out;
 }
 
+/** "sherpa-onnx, text" where a condition is not the default engine and scope; empty otherwise. */
+export function engineLabel(c: Pick<Condition, 'moteur' | 'portee'>): string {
+  return c.moteur === undefined && c.portee === undefined ? '' : `${ENGINE_NAMES[engineOf(c)]}, ${scopeOf(c)}`;
+}
+
 export function conditionLabel(c: Condition): string {
-  return `K=${c.flux} T=${c.fils} ${c.affinite ? 'pinned' : 'free'}${c.isolation === 'thread' ? ' threads' : ''}`;
+  const engine = engineLabel(c);
+  return `K=${c.flux} T=${c.fils} ${c.affinite ? 'pinned' : 'free'}${c.isolation === 'thread' ? ' threads' : ''}${engine ? ` [${engine}]` : ''}`;
 }

@@ -6,6 +6,7 @@ import type { CpuSampler } from '../measure/system-cpu.js';
 import { buildVerdict } from '../report/verdict.js';
 import { runArmWorkers, type ArmTimeouts } from './arm.js';
 import { conditionLabel } from './conditions.js';
+import { engineSpec } from './engines.js';
 import type { Progress } from './options.js';
 import type { ArmPlan, Plan } from './plan.js';
 import { runFailed } from './record.js';
@@ -64,7 +65,7 @@ async function runRound(plan: Plan, round: number, runs: Map<string, RoundRun[]>
       streams: arm.condition.flux,
       // Round-robin above the core count: oversubscribed, still one core per stream.
       cores: Array.from({ length: arm.condition.flux }, (_, rang) => (arm.condition.affinite ? plan.cores[rang % plan.cores.length] : undefined)),
-      init: { voice: { name: arm.voice.name, onnxPath: arm.voice.onnxPath, config: arm.voice.config }, threads: arm.condition.fils, prepared: plan.prepared.get(arm.voice.name) as PreparedText, warmup: plan.warmup, passes: passesOfRound(plan.passes, plan.rounds, round) },
+      init: { voice: { name: arm.voice.name, onnxPath: arm.voice.onnxPath, config: arm.voice.config }, threads: arm.condition.fils, prepared: plan.prepared.get(arm.voice.name) as PreparedText, warmup: plan.warmup, passes: passesOfRound(plan.passes, plan.rounds, round), engine: engineSpec(arm.condition, arm.voice.name, plan.engines) },
       timeouts: ctx.timeouts,
       signal: ctx.signal,
       onPass: (pass, passes) => ctx.onProgress?.({ kind: 'pass', index, total: count.total, pass, passes }),
@@ -84,7 +85,8 @@ async function runRound(plan: Plan, round: number, runs: Map<string, RoundRun[]>
 function stopReason(plan: Plan, runs: Map<string, RoundRun[]>, done: number, elapsedMs: number, roundMs: readonly number[]): Archive['arret'] | undefined {
   if (plan.precisionPct === null) return { raison: 'planned', manches: done, detail: `the ${done} planned round(s) ran` };
   const pct = plan.precisionPct;
-  const pairs = buildVerdict(recordArms(plan.arms, runs, plan.cores), plan.cores.length).comparaisons.flatMap((c) => c.paires);
+  const verdict = buildVerdict(recordArms(plan.arms, runs, plan.cores), plan.cores.length);
+  const pairs = [...verdict.comparaisons.flatMap((c) => c.paires), ...(verdict.moteurs ?? []).flatMap((m) => (m.paire ? [m.paire] : []))];
   const within = (p: (typeof pairs)[number]): boolean => p.rapport !== null && p.rapport_ic95 !== null && p.rapport_ic95[1] / p.rapport - 1 <= pct / 100 && 1 - p.rapport_ic95[0] / p.rapport <= pct / 100;
   // Nothing to refine is no precision reached: say so rather than call it precise.
   if (pairs.length === 0) return { raison: 'planned', manches: done, detail: `the ${done} planned round(s) ran; no layout ratio to refine (fewer than two layouts held their controls for any voice and K)` };

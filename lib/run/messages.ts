@@ -1,5 +1,16 @@
 import { z } from 'zod';
 import { VoiceConfigSchema } from '../voice/config.js';
+import { SherpaVoiceSchema } from '../voice/sherpa/schema.js';
+
+/**
+ * What runs a timed pass: onnxruntime-node from phoneme ids (scope model, the text phonemized by
+ * the parent) or from text (scope text, phonemized inside the pass); sherpa-onnx, text only.
+ */
+export const EngineSpecSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('onnxruntime'), scope: z.enum(['model', 'text']) }),
+  z.object({ kind: z.literal('sherpa'), voice: SherpaVoiceSchema }),
+]);
+export type EngineSpec = z.infer<typeof EngineSpecSchema>;
 
 /** Everything a stream worker needs, sent once by the parent. */
 export const InitMessageSchema = z.object({
@@ -18,6 +29,7 @@ export const InitMessageSchema = z.object({
   }),
   warmup: z.number().int().nonnegative(),
   passes: z.number().int().positive(),
+  engine: EngineSpecSchema.default({ kind: 'onnxruntime', scope: 'model' }),
 });
 
 export const StartMessageSchema = z.object({
@@ -62,6 +74,11 @@ export const PassMessageSchema = z.object({
   cpuSeconds: z.number().nonnegative().nullable(),
   startMs: z.number(),
   endMs: z.number(),
+  /**
+   * Seconds of the pass spent phonemizing: absent at scope model (done before), null where it cannot
+   * be told apart (sherpa-onnx phonemizes inside its call).
+   */
+  phonemizeSeconds: z.number().nonnegative().nullable().optional(),
   /** Peak resident memory of the worker's process so far (VmHWM), read after the pass. */
   peakRssBytes: z.number().int().nonnegative().optional(),
 });

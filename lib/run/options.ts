@@ -2,7 +2,7 @@ import type { ArchiveFiles } from '../archive/writer.js';
 import type { Archive, ArmRecord, Condition } from '../archive/schema.js';
 import type { CpuSampler } from '../measure/system-cpu.js';
 import type { ArmTimeouts } from './arm.js';
-import type { AffinityChoice, IsolationChoice } from './conditions.js';
+import type { AffinityChoice, EngineChoice, IsolationChoice, Scope } from './conditions.js';
 import type { WorkerAdapter } from './worker.js';
 
 export type Progress =
@@ -37,6 +37,10 @@ export interface RunArmsOptions {
   affinity?: AffinityChoice;
   /** Streams as processes (default), as worker threads of this process, or both. */
   isolation?: IsolationChoice;
+  /** Who runs the voice: onnxruntime-node (default), sherpa-onnx, or both side by side. */
+  engine?: EngineChoice;
+  /** What a timed pass covers: phoneme ids to audio (model, the default with onnxruntime) or text to audio (text, the default with sherpa). */
+  scope?: Scope;
   /** Explicit conditions (overrides streams, threads and affinity). */
   conditions?: Condition[];
   textFile?: string;

@@ -12,7 +12,8 @@ import { SYNTHETIC_VOICES } from '../voice/synthetic/build.js';
 import { loadOnnxruntime } from '../voice/onnxruntime.js';
 import { PIPER_SESSION_LABEL } from '../voice/synthesizer.js';
 import { prepareText, type PreparedText } from '../voice/text.js';
-import { expandConditions } from './conditions.js';
+import { engineOf, expandConditions, scopeOf, SHERPA_THREAD_REFUSAL } from './conditions.js';
+import { planEngines, type EnginePlan } from './engines.js';
 import type { RunArmsOptions } from './options.js';
 import { readPartial, resumeDifferences, type PartialHeader, type PartialRun } from './resume.js';
 import { fingerprint, loadText, type TextSource } from './text-source.js';
@@ -35,6 +36,8 @@ export interface Plan {
   text: TextSource;
   /** The text's phoneme ids per voice name, made once here and sent to every stream. */
   prepared: Map<string, PreparedText>;
+  /** sherpa-ready voices and what each engine is, for the archive. */
+  engines: EnginePlan;
   voices: Array<VoiceInfo & { standsInFor?: string; from: string }>;
   conditions: Condition[];
   /** Every arm, voice by voice, condition by condition: the order of the archive. */
@@ -139,6 +142,15 @@ function protocol(c: ReturnType<typeof counts>, text: TextSource, voices: Plan['
   };
 }
 
+/** Explicit conditions obey the same rules as chosen ones: sherpa-onnx only as processes, only at scope text. */
+function checkEngines(conditions: readonly Condition[]): void {
+  for (const c of conditions) {
+    if (engineOf(c) !== 'sherpa') continue;
+    if (scopeOf(c) !== 'text') throw new PiperParallelError('USAGE', 'a condition runs sherpa-onnx at scope model: it phonemizes inside its own call; give it portee: \'text\'');
+    if (c.isolation === 'thread') throw new PiperParallelError('USAGE', `a condition runs sherpa-onnx in a thread: ${SHERPA_THREAD_REFUSAL}; give it isolation: 'process'`);
+  }
+}
+
 /** Everything a run needs, checked: bad input throws here, before anything is measured. */
 export async function planRun(options: RunArmsOptions): Promise<Plan> {
   const resumed = options.resume ? await readPartial(path.resolve(options.resume)) : undefined;
@@ -147,7 +159,9 @@ export async function planRun(options: RunArmsOptions): Promise<Plan> {
   // A resumed run's archives live beside its .partial folder unless told otherwise.
   const outDir = path.resolve(options.outDir ?? (resumed ? path.dirname(path.dirname(resumed.file)) : 'measurements'));
   const places = voicePlaces(options.voicesDir);
-  const conditionsAsked = options.conditions ?? (options.streams ?? options.threads ?? options.affinity ?? options.isolation ? expandConditions({ streams: options.streams, threads: options.threads, affinity: options.affinity, isolation: options.isolation }) : undefined);
+  const choice = { streams: options.streams, threads: options.threads, affinity: options.affinity, isolation: options.isolation, engine: options.engine, scope: options.scope };
+  const conditionsAsked = options.conditions ?? (Object.values(choice).some((v) => v !== undefined) ? expandConditions(choice) : undefined);
+  if (options.conditions) checkEngines(options.conditions);
   const conditions = conditionsAsked ?? h?.conditions ?? expandConditions({});
   const text = h && !options.textFile && !options.lines ? { source: h.text.source, lines: h.text.lines, ...fingerprint(h.text.lines) } : await loadText(options.textFile, options.lines);
   if (h) {
@@ -158,13 +172,14 @@ export async function planRun(options: RunArmsOptions): Promise<Plan> {
   const voices = await planVoices(options, places, h);
   const prepared = await phonemizeText(text.lines, voices);
   // Every stream will load it: a missing or broken native binding is one line here, before any starts.
-  await loadOnnxruntime();
+  if (conditions.some((c) => engineOf(c) === 'onnxruntime')) await loadOnnxruntime();
+  const engines = await planEngines(conditions, voices, text.lines[0] ?? '');
   const machine = await machineBlock();
   if (h && h.machine !== machineFingerprint(machine)) {
     throw new PiperParallelError('USAGE', `--resume: the interrupted run was on another machine (${h.machine}; this one is ${machineFingerprint(machine)}); start a new run`);
   }
   const date = h ? new Date(h.date_utc) : (options.now ?? (() => new Date()))();
-  const protocole = protocol(c, text, voices, conditions, h?.command ?? options.command ?? 'runArms()');
+  const protocole = { ...protocol(c, text, voices, conditions, h?.command ?? options.command ?? 'runArms()'), moteurs: engines.moteurs };
   const header: PartialHeader = {
     base: h?.base ?? archiveBaseName(date),
     date_utc: date.toISOString(),
@@ -181,5 +196,5 @@ export async function planRun(options: RunArmsOptions): Promise<Plan> {
     command: protocole.commande,
   };
   const arms = voices.flatMap((voice) => conditions.map((condition) => ({ key: conditionKey(voice.name, condition), voice, condition })));
-  return { ...c, outDir, text, prepared, voices, conditions, arms, cores: allowedCores(), machine, protocole, header, resumed, date };
+  return { ...c, outDir, text, prepared, engines, voices, conditions, arms, cores: allowedCores(), machine, protocole, header, resumed, date };
 }

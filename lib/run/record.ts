@@ -4,6 +4,7 @@ import { distribution, logMeanInterval, median, MIN_PASSES_FOR_SPREAD, summarize
 import { outsideCoresOver } from '../measure/system-cpu.js';
 import type { ArmRun, ChildRecord, PassSync } from './arm.js';
 import type { PassMessage } from './messages.js';
+import { engineOf, scopeOf } from './conditions.js';
 
 function sumOrNull(values: ReadonlyArray<number | null>): number | null {
   if (values.length === 0 || values.some((v) => v === null)) return null;
@@ -26,6 +27,7 @@ function passRecord(m: PassMessage & { round?: number }): PassRecord {
     // Not clamped: a reading above 100% per thread must stay visible. Unreadable CPU stays unknown.
     cpu_pourcent: m.cpuSeconds !== null && positive(m.computeSeconds) ? (m.cpuSeconds / m.computeSeconds) * 100 : null,
     inference_s: m.inferenceSeconds,
+    ...(m.phonemizeSeconds !== undefined ? { phonemisation_s: m.phonemizeSeconds } : {}),
     debut_ms: m.startMs,
     fin_ms: m.endMs,
   };
@@ -137,6 +139,15 @@ export function runFailed(run: ArmRun): boolean {
 }
 
 /** Turn a worker run into the archived arm, with its statistics and controls. */
+/** Median share of the timed passes spent phonemizing, at scope text only (null where the engine hides it). */
+function phonemizeShare(enfants: ChildRecordOut[], condition: ArmIdentity['condition']): Pick<ArmRecord, 'part_phonemisation'> {
+  if (scopeOf(condition) !== 'text') return {};
+  const passes = enfants.flatMap((e) => e.passes);
+  if (passes.some((p) => p.phonemisation_s === null || p.phonemisation_s === undefined)) return { part_phonemisation: null };
+  const shares = passes.flatMap((p) => (positive(p.temps_calcul_s) ? [(p.phonemisation_s as number) / p.temps_calcul_s] : []));
+  return { part_phonemisation: shares.length > 0 ? median(shares) : null };
+}
+
 export function armRecord(run: ArmRun, id: ArmIdentity): ArmRecord {
   const { condition } = id;
   const enfants = run.children.map(childRecord);
@@ -161,6 +172,9 @@ export function armRecord(run: ArmRun, id: ArmIdentity): ArmRecord {
     voix_synthetique: id.voice.synthetic,
     voix_sha256: id.voice.sha256,
     isolation: condition.isolation,
+    moteur: engineOf(condition),
+    portee: scopeOf(condition),
+    ...phonemizeShare(enfants, condition),
     flux_simultanes: condition.flux,
     fils_par_flux: condition.fils,
     affinite_demandee: condition.affinite,

@@ -30,6 +30,10 @@ describe('command line', () => {
     [['--affinity', 'maybe'], /--affinity must be one of on, off, both/],
     [['--bogus'], /Unknown option '--bogus'.*see piper-parallel --help/],
     [['2', '3'], /unexpected argument "3"/],
+    [['--engine', 'piper'], /--engine must be one of onnxruntime, sherpa, both, got "piper"/],
+    [['--scope', 'all'], /--scope must be one of model, text, got "all"/],
+    [['--engine', 'sherpa', '--scope', 'model'], /--scope model cannot time sherpa-onnx: it phonemizes inside its own call; use --scope text/],
+    [['--engine', 'both', '--isolation', 'thread'], /--isolation thread with --engine both: sherpa-onnx runs only as separate processes .*; use --isolation process, or --engine onnxruntime/],
   ] as const) {
     it(`usage error: ${args.join(' ')} -> exit 2 and one line`, () => {
       const r = cli([...args]);
@@ -49,6 +53,29 @@ describe('command line', () => {
     assert.deepEqual([h.sampleRate, h.channels, h.bitsPerSample], [22050, 1, 16]);
     assert.equal(h.dataBytes, buf.length - 44);
     assert.ok(h.dataBytes > 0 && (h.dataBytes / 2) % 256 === 0);
+  });
+
+  it('synth --engine sherpa writes the same WAV from sherpa-onnx, in a cache copy, and a broken copy is one line', () => {
+    const dir = tempDir('wav-sherpa');
+    const env = { ...process.env, XDG_CACHE_HOME: path.join(dir, 'cache') };
+    const run = (args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: 'utf8', timeout: 300_000, env });
+    const text = 'Bonjour tout le monde.';
+    const ort = run(['synth', '--voice', 'synthetic-tom-medium', '--voices-dir', sharedVoicesDir(), '--out', path.join(dir, 'o.wav'), text]);
+    const sherpa = run(['synth', '--engine', 'sherpa', '--voice', 'synthetic-tom-medium', '--voices-dir', sharedVoicesDir(), '--out', path.join(dir, 's.wav'), text]);
+    assert.equal(sherpa.status, 0, sherpa.stderr);
+    assert.match(sherpa.stdout, /s\.wav: synthetic-tom-medium \(SYNTHETIC: random weights, not speech\), sherpa-onnx \d+\.\d+\.\d+ \(onnxruntime [\d.]+\), [\d.]+ s of audio/);
+    const a = readFileSync(path.join(dir, 'o.wav'));
+    const b = readFileSync(path.join(dir, 's.wav'));
+    assert.equal(ort.status, 0, ort.stderr);
+    assert.equal(parseWavHeader(b).sampleRate, 44100);
+    assert.equal(b.length, a.length);
+    // Break the cache copy's tokens: sherpa-onnx would end its process; the command says so in one line.
+    const copies = readdirSync(path.join(dir, 'cache', 'piper-parallel', 'sherpa')).filter((d) => d.startsWith('synthetic-tom-medium-'));
+    assert.equal(copies.length, 1);
+    writeFileSync(path.join(dir, 'cache', 'piper-parallel', 'sherpa', copies[0]!, 'tokens.txt'), 'ab 3\n');
+    const broken = run(['synth', '--engine', 'sherpa', '--voice', 'synthetic-tom-medium', '--voices-dir', sharedVoicesDir(), '--out', path.join(dir, 'x.wav'), text]);
+    assert.equal(broken.status, 1);
+    assert.match(broken.stderr, /^piper-parallel: voice synthetic-tom-medium: sherpa-onnx ended its process with exit code 255 while loading its sherpa-ready copy \(it said: .*\); delete \S+ to have it made anew, or use --engine onnxruntime\n$/);
   });
 
   it('phonemize prints one JSON line per sentence', () => {

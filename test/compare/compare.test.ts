@@ -101,6 +101,27 @@ describe('compare', () => {
     }
   });
 
+  it('INCOMPARABLE when the same layout ran on another engine or scope, paired rather than called missing', async () => {
+    const a = await readComparable(variant('eng-a', steady));
+    const b = await readComparable(variant('eng-b', (x) => {
+      steady(x);
+      scale(x, 0.5);
+      const first = x.bras[0]!;
+      first.moteur = 'sherpa';
+      first.portee = 'text';
+    }));
+    const c = compareArchives(a, b);
+    const first = base.bras[0]!;
+    const engineRows = c.rows.filter((r) => r.why.includes('engine and scope differ'));
+    assert.equal(engineRows.length, 3);
+    assert.ok(engineRows.every((r) => r.verdict === 'INCOMPARABLE' && r.arm.includes(`K=${first.flux_simultanes}`) && r.arm.endsWith('[A: onnxruntime-node, model; B: sherpa-onnx, text]')));
+    assert.equal(engineRows[0]?.why, 'engine and scope differ (A: onnxruntime-node, model; B: sherpa-onnx, text): different work is timed');
+    assert.ok(!c.rows.some((r) => r.verdict === 'ONLY IN A' || r.verdict === 'ONLY IN B'));
+    // The other arms halved, same engine: SLOWER, a regression, as before.
+    assert.ok(c.rows.some((r) => r.verdict === 'SLOWER'));
+    assert.equal(c.regression, true);
+  });
+
   it('an arm whose controls failed in either run is shown, never counted', async () => {
     const a = await readComparable(variant('a4', steady));
     const c = compareArchives(a, await readComparable(variant('failed', (x) => { steady(x); scale(x, 0.5); x.bras[0]!.controle_tenu = false; })));

@@ -10,9 +10,10 @@ const pct = signedPercent;
 import { armLine } from '../../lib/report/table.js';
 
 /** An arm with just what the verdict reads: its round figures (default three rounds at `agg`). */
-function arm(p: { k: number; t: number; pin: boolean; agg: number; ci: [number, number] | null; per: number[]; held?: boolean; iso?: 'process' | 'thread'; rounds?: number[] }): ArmRecord {
+function arm(p: { k: number; t: number; pin: boolean; agg: number; ci: [number, number] | null; per: number[]; held?: boolean; iso?: 'process' | 'thread'; rounds?: number[]; engine?: 'onnxruntime' | 'sherpa'; scope?: 'model' | 'text' }): ArmRecord {
   const rounds = p.rounds ?? [p.agg, p.agg, p.agg];
   return {
+    ...(p.engine ? { moteur: p.engine, portee: p.scope ?? 'text' } : {}),
     voix: 'synthetic-siwis-medium',
     voix_synthetique: true,
     voix_sha256: 'x',
@@ -178,5 +179,36 @@ describe('verdict, the deployment question', () => {
     const c = v.comparaisons[0]!;
     assert.equal(c.resolu, false);
     assert.match(c.phrase, /over 2 processes x 1 thread, free, not resolved \(the interval holds no difference\)\. 2 processes x 1 thread, pinned: \+[\d.]+% \[\+[\d.]+%, \+[\d.]+%\] over 1 process x 2 threads, serving the 2 one after another\./);
+  });
+
+  it('compares engines layout by layout with the paired round ratio, and ranks layouts within each engine', () => {
+    const v = buildVerdict([
+      arm({ k: 1, t: 1, pin: false, agg: 10, ci: [9, 11], per: [10], rounds: [10, 9.5, 10.5], engine: 'onnxruntime' }),
+      arm({ k: 1, t: 1, pin: false, agg: 11, ci: [10, 12], per: [11], rounds: [11, 10.6, 11.4], engine: 'sherpa' }),
+      arm({ k: 2, t: 1, pin: false, agg: 19, ci: [18, 20], per: [9.5, 9.5], rounds: [19, 18, 20], engine: 'onnxruntime' }),
+      arm({ k: 2, t: 1, pin: false, agg: 19.5, ci: [18, 21], per: [9.7, 9.8], rounds: [18.5, 19.5, 20.5], engine: 'sherpa', held: false }),
+    ], 2);
+    // Layouts ranked once per engine, never sherpa against onnxruntime as if they were layouts.
+    assert.deepEqual(v.comparaisons.map((c) => [c.flux, c.moteur, c.classement.length]), [[2, 'onnxruntime', 2], [2, 'sherpa', 1]]);
+    assert.match(v.comparaisons[0]!.phrase, /^2 streams on 2 cores, synthetic-siwis-medium \[onnxruntime-node, text\]: /);
+    const m = v.moteurs ?? [];
+    assert.equal(m.length, 2);
+    const k1 = m[0]!;
+    const expected = Math.exp([11 / 10, 10.6 / 9.5, 11.4 / 10.5].map(Math.log).reduce((x, y) => x + y, 0) / 3);
+    assert.ok(Math.abs((k1.paire?.rapport ?? 0) - expected) < 1e-12);
+    assert.deepEqual([k1.paire?.a, k1.paire?.b, k1.flux, k1.portee], ['sherpa-onnx', 'onnxruntime-node', 1, 'text']);
+    assert.equal(k1.phrase, `synthetic-siwis-medium, K=1 1 process x 1 thread (text scope): sherpa-onnx: ${pct(k1.paire!.rapport!)} [${pct(k1.paire!.rapport_ic95![0])}, ${pct(k1.paire!.rapport_ic95![1])}] over onnxruntime-node${k1.paire!.tranche ? '.' : ', not resolved (the interval holds no difference).'}`);
+    // A failed control leaves the engines uncompared at that K, and says which.
+    assert.equal(m[1]!.paire, null);
+    assert.equal(m[1]!.phrase, 'synthetic-siwis-medium, K=2 2 processes x 1 thread, free (text scope): not compared, the sherpa-onnx arm\'s controls failed.');
+    assert.ok(v.phrases.includes(k1.phrase));
+  });
+
+  it('does not pair engines timed at different scopes', () => {
+    const v = buildVerdict([
+      arm({ k: 1, t: 1, pin: false, agg: 10, ci: [9, 11], per: [10], engine: 'onnxruntime', scope: 'model' }),
+      arm({ k: 1, t: 1, pin: false, agg: 11, ci: [10, 12], per: [11], engine: 'sherpa', scope: 'text' }),
+    ], 2);
+    assert.equal(v.moteurs, undefined);
   });
 });

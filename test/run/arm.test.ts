@@ -47,6 +47,16 @@ describe('the barrier with real child processes', () => {
     assert.ok(workers.every((w) => !alive(w.pid)));
   });
 
+  it('a sherpa-onnx stream that ends with exit code 255 fails the arm with what that means and how to check the voice', async () => {
+    const sherpaVoice = { name: 'v', dir: '/cache/v', model: '/cache/v/model.onnx', tokens: '/cache/v/tokens.txt', dataDir: '/cache/e', provider: 'cpu', sampleRate: 22050, numSpeakers: 1, noiseScale: 0, noiseScaleW: 0, lengthScale: 1 };
+    const sherpa = await runArmWorkers({ adapter: tracking(() => 'exit-255').adapter, streams: 1, cores: [undefined], init: { ...init, engine: { kind: 'sherpa', voice: sherpaVoice } }, timeouts: DEFAULT_TIMEOUTS });
+    assert.equal(sherpa.state, 'failed');
+    assert.match(sherpa.message ?? '', /^stream 0 \(pid \d+\) exited with code 255 .*; sherpa-onnx ends its process so on a fatal error \(its message is above\); check the voice with `piper-parallel synth --engine sherpa --voice v`, or delete \/cache\/v to have it made anew$/);
+    // The same exit from an onnxruntime stream says nothing of sherpa-onnx.
+    const ort = await runArmWorkers({ adapter: tracking(() => 'exit-255').adapter, streams: 1, cores: [undefined], init, timeouts: DEFAULT_TIMEOUTS });
+    assert.match(ort.message ?? '', /exited with code 255 .*something killed it or it crashed/);
+  });
+
   it('a child that never arrives breaks the barrier: the arm fails naming it, nothing hangs, all are reaped', async () => {
     const { adapter, workers } = tracking((rang) => (rang === 1 ? 'never-ready' : 'normal'));
     const t0 = Date.now();

@@ -9,6 +9,7 @@ import { PiperParallelError } from '../../errors.js';
 import { allowedCores } from '../../measure/clock.js';
 import { currentTid, processTids, threadsCpuSeconds } from '../../measure/thread-cpu.js';
 import { findTaskset } from '../adapters/taskset.js';
+import { SHERPA_THREAD_REFUSAL } from '../conditions.js';
 import { ParentMessageSchema, type ReceivedParentMessage, type WorkerMessage } from '../messages.js';
 import { Inbox } from '../runtime/inbox.js';
 import { SabBarrier } from '../runtime/sab-barrier.js';
@@ -56,7 +57,10 @@ export default async function threadStream(task: ThreadTask): Promise<'done' | '
       cores: () => allowedCores('/proc/thread-self/status'),
       identity: () => ({ tid, cpuThreads: counted.length }),
     };
-    await runStream(host, await inbox.next());
+    const first = await inbox.next();
+    // sherpa-onnx ends its whole process on a fatal error: in a thread, that would be the parent's.
+    if (first.type === 'init' && first.engine.kind === 'sherpa') throw new PiperParallelError('USAGE', SHERPA_THREAD_REFUSAL);
+    await runStream(host, first);
     return 'done';
   } catch (err) {
     send(failureMessage(err));

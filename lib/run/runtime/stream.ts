@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { PiperParallelError, toError } from '../../errors.js';
 import { monotonicMs } from '../../measure/clock.js';
-import { Synthesizer } from '../../voice/synthesizer.js';
 import type { VoiceInfo } from '../../voice/load.js';
 import type { ReceivedParentMessage, WorkerMessage } from '../messages.js';
 import { InitMessageSchema } from '../messages.js';
+import { createPassEngine } from './engines.js';
 
 export interface StreamHost {
   send(message: WorkerMessage): void;
@@ -20,23 +20,18 @@ export interface StreamHost {
 }
 
 /**
- * What runs inside one stream worker: load the voice, take the parent's phoneme ids, then for every
- * pass say ready, start at the common instant, synthesize, report. A warm-up pass synthesizes only
- * the first sentence: what a fresh session needs before its passes run at speed (see the README).
- * Shared by the process and thread entries.
+ * What runs inside one stream worker: load the voice and its engine, then for every pass say
+ * ready, start at the common instant, synthesize, report. A warm-up pass synthesizes only the
+ * first sentence (first line at scope text): what a fresh session needs before its passes run at
+ * speed (see the README). Shared by the process and thread entries.
  */
 export async function runStream(host: StreamHost, first: ReceivedParentMessage): Promise<void> {
   const init = InitMessageSchema.parse(first);
   const voice: VoiceInfo = { ...init.voice, configPath: `${init.voice.onnxPath}.json`, sizeBytes: 0, sha256: '', synthetic: init.voice.config.synthetic !== undefined };
   const prepared = init.prepared;
   const loadStart = monotonicMs();
-  const synth = await host.createSession(() => Synthesizer.create(voice, { threads: init.threads }));
+  const engine = await createPassEngine(init.engine, voice, init.threads, prepared, (create) => host.createSession(create));
   const loadSeconds = (monotonicMs() - loadStart) / 1000;
-  if (prepared.sentences.length === 0) {
-    throw new PiperParallelError('TEXT', 'the text phonemizes to nothing; give sentences with words in the voice\'s language');
-  }
-  const feeds = synth.feedsFor(prepared);
-  const warmFeeds = feeds.slice(0, 1);
   host.send({
     type: 'loaded',
     pid: process.pid,
@@ -53,7 +48,7 @@ export async function runStream(host: StreamHost, first: ReceivedParentMessage):
     await host.barrier(pass);
     const cpu0 = host.cpuSeconds();
     const t0 = monotonicMs();
-    const result = await synth.synthesize(pass < init.warmup ? warmFeeds : feeds);
+    const result = await engine.run(pass < init.warmup);
     const t1 = monotonicMs();
     const cpu1 = host.cpuSeconds();
     // Outside the timed window.
@@ -65,13 +60,14 @@ export async function runStream(host: StreamHost, first: ReceivedParentMessage):
       computeSeconds: (t1 - t0) / 1000,
       inferenceSeconds: result.inferenceSeconds,
       audioSeconds: result.audioSeconds,
+      ...(result.phonemizeSeconds !== undefined ? { phonemizeSeconds: result.phonemizeSeconds } : {}),
       cpuSeconds: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0,
       startMs: t0,
       endMs: t1,
       peakRssBytes,
     });
   }
-  await synth.release();
+  await engine.release();
 }
 
 export function failureMessage(err: unknown): WorkerMessage {
