@@ -1,5 +1,6 @@
 /** Each bench figure, measured on its own. */
 import { execFile } from 'node:child_process';
+import { rm, writeFile } from 'node:fs/promises';
 import { rmSync, readFileSync, mkdtempSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -153,4 +154,24 @@ const STAGES = fileURLToPath(new URL('./rss-stages.js', import.meta.url));
 export async function rssStages(voice: string, voicesDir: string): Promise<RssStages> {
   const { stdout } = await promisify(execFile)(process.execPath, [STAGES, voice, voicesDir], { timeout: 300_000 });
   return JSON.parse(stdout) as RssStages;
+}
+
+const BARE = fileURLToPath(new URL('./bare-rss.js', import.meta.url));
+
+/**
+ * Peak RSS of a bare onnxruntime-node process running one stream's round of passes on the same ids
+ * (see bare-rss.ts): the floor a stream's own peak is set beside.
+ */
+export async function bareRss(voiceName: string, voicesDir: string, passes: number): Promise<number> {
+  const voice = await resolveVoice(voiceName, voicesDir);
+  const prepared = await prepareText(DEFAULT_SENTENCES, voice.config);
+  const inf = voice.config.inference;
+  const file = path.join(os.tmpdir(), `pp-bare-${process.pid}-${voiceName}.json`);
+  await writeFile(file, JSON.stringify({ onnxPath: voice.onnxPath, scales: [inf.noise_scale, inf.length_scale, inf.noise_w], sentences: prepared.sentences.map((s) => s.ids), passes }));
+  try {
+    const { stdout } = await promisify(execFile)(process.execPath, [BARE, file], { timeout: 300_000 });
+    return (JSON.parse(stdout) as { peakBytes: number }).peakBytes;
+  } finally {
+    await rm(file, { force: true });
+  }
 }

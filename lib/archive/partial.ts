@@ -1,4 +1,4 @@
-import { appendFile, mkdir, open, rm } from 'node:fs/promises';
+import { appendFile, mkdir, open, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { PiperParallelError } from '../errors.js';
 import type { ArmRecord, Condition } from './schema.js';
@@ -67,4 +67,26 @@ export class PartialLog {
   async remove(): Promise<void> {
     await rm(this.file, { force: true });
   }
+}
+
+/**
+ * A partial file's lines, parsed: a last line cut off by a crash is dropped, anything else that is
+ * not JSON is damage and refused, naming the file.
+ */
+export async function readPartialLines(file: string): Promise<unknown[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new PiperParallelError('USAGE', `--resume ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); give a file from measurements/.partial/`, { cause: err });
+  }
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  return lines.flatMap((line, i) => {
+    try {
+      return [JSON.parse(line) as unknown];
+    } catch (err) {
+      if (i === lines.length - 1) return [];
+      throw new PiperParallelError('USAGE', `--resume ${file}: line ${i + 1} is not JSON; the file is damaged`, { cause: err });
+    }
+  });
 }

@@ -2,6 +2,31 @@ import { compareArchives, comparisonMarkdown } from '../compare/compare.js';
 import { readComparable } from '../compare/read.js';
 import { PiperParallelError } from '../errors.js';
 import type { Io } from './run-command.js';
+import { readJsonFile, firstIssue } from '../archive/read.js';
+import { CapacityArchiveSchema, type CapacityArchive } from '../capacity/schema.js';
+import { capacityComparisonMarkdown, compareCapacity } from '../capacity/compare.js';
+
+const isCapacityArchive = (v: unknown): boolean => typeof v === 'object' && v !== null && (v as { type?: unknown }).type === 'capacite';
+
+/** Two capacity archives: exit 4 when a K reached in A is not reached in B. */
+function compareCapacityFiles(files: string[], raw: unknown[], json: boolean, force: boolean, io: Io): number {
+  const [a, b] = raw.map((v, i): CapacityArchive => {
+    const parsed = CapacityArchiveSchema.safeParse(v);
+    if (!parsed.success) throw new PiperParallelError('USAGE', `${files[i]} is not a capacity archive this version reads (${firstIssue(parsed.error)})`);
+    return parsed.data;
+  }) as [CapacityArchive, CapacityArchive];
+  const c = compareCapacity(a, b, force);
+  io.out(json ? JSON.stringify(c, null, 2) : capacityComparisonMarkdown(c, files[0] ?? '', files[1] ?? ''));
+  if (c.refused) {
+    io.err(`piper-parallel: refused: ${c.refused}`);
+    return 2;
+  }
+  if (c.compared === 0) {
+    io.err('piper-parallel: nothing could be compared (every layout incomparable, failed its controls or in one run only)');
+    return 2;
+  }
+  return c.regression ? 4 : 0;
+}
 
 /** `compare A B`: 0 no regression, 4 a regression, 2 refusal, nothing comparable, or usage error. */
 export async function compareCommand(files: string[], tolerance: string | undefined, json: boolean, force: boolean, io: Io): Promise<number> {
@@ -11,6 +36,10 @@ export async function compareCommand(files: string[], tolerance: string | undefi
     tolerancePercent = Number(tolerance);
     if (!/^\d+(\.\d+)?$/.test(tolerance) || !(tolerancePercent > 0)) throw new PiperParallelError('USAGE', `--tolerance must be a percentage above 0, got "${tolerance}"; e.g. --tolerance 5`);
   }
+  const raw = await Promise.all(files.map((f) => readJsonFile(f)));
+  const capacity = raw.map(isCapacityArchive);
+  if (capacity[0] !== capacity[1]) throw new PiperParallelError('USAGE', `${capacity[0] ? files[0] : files[1]} is a capacity archive and the other a throughput archive; compare two of the same kind`);
+  if (capacity[0]) return compareCapacityFiles(files, raw, json, force, io);
   const [a, b] = await Promise.all(files.map((f) => readComparable(f)));
   const c = compareArchives(a!, b!, { tolerancePercent, force });
   io.out(json ? JSON.stringify(c, null, 2) : comparisonMarkdown(c));

@@ -14,7 +14,17 @@ Usage:
   piper-parallel report ARCHIVE.json [--format md|html] [--out FILE]
                                            a run as Markdown (default) or a self-contained HTML
                                            page with charts; to stdout unless --out
-  piper-parallel schema                    print the archive's JSON Schema
+  piper-parallel capacity [options]        how many live streams each layout serves before a gap
+  piper-parallel schema [throughput|capacity]   print the archives' JSON Schema
+
+Capacity options (also --voice, --text-file, --rounds, --seed, --settle, --out-dir, --voices-dir,
+--resume, --json, --quiet, --no-report):
+  --arrivals together|staggered|poisson   when listeners arrive (default staggered: spread evenly
+                        over one mean sentence; poisson is seeded)
+  --schedule fifo|deadline   the queue's order (default deadline: the sentence due soonest first)
+  --first-audio-ms MS   a K fails when first audio p95 goes over this (default 500)
+  --max-streams N       the sweep's ceiling (default 32)
+  --isolation process|thread   workers as processes (default) or worker threads
 
 Run options:
   --voice NAME          voice to measure (repeatable); default fr_FR-siwis-medium and

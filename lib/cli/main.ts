@@ -1,10 +1,14 @@
 /** The command line's work: parse, validate, call the library, print; returns the exit code. */
 import { parseArgs } from 'node:util';
-import { archiveJsonSchema } from '../archive/schema.js';
+import { z } from 'zod';
+import { ArchiveSchema, archiveJsonSchema } from '../archive/schema.js';
+import { CapacityArchiveSchema } from '../capacity/schema.js';
+import { parseChoice } from './parse.js';
 import { PiperParallelError } from '../errors.js';
 import type { RunArmsOptions } from '../run/run-arms.js';
 import { TOOL_VERSION } from '../version.js';
 import { voicePlaces } from '../voice/places.js';
+import { capacityCommand } from './capacity-command.js';
 import { compareCommand } from './compare-command.js';
 import { HELP } from './help.js';
 import { reportCommand } from './report-command.js';
@@ -47,6 +51,10 @@ function parseCommandLine(argv: string[]) {
         affinity: { type: 'string' },
         isolation: { type: 'string' },
         engine: { type: 'string' },
+        arrivals: { type: 'string' },
+        schedule: { type: 'string' },
+        'first-audio-ms': { type: 'string' },
+        'max-streams': { type: 'string' },
         scope: { type: 'string' },
         warmup: { type: 'string' },
         rounds: { type: 'string' },
@@ -105,9 +113,21 @@ export async function main(argv: string[], io: Io = processIo(), deps: RunDeps =
       return compareCommand(rest, v.tolerance, v.json ?? false, v.force ?? false, io);
     case 'report':
       return reportCommand(rest, v.format, v.out, io);
-    case 'schema':
-      io.out(JSON.stringify(archiveJsonSchema(), null, 2));
+    case 'schema': {
+      // Both kinds of archive by default; `schema throughput` or `schema capacity` for one.
+      const kind = rest[0] === undefined ? 'both' : parseChoice(rest[0], 'schema', ['throughput', 'capacity'] as const);
+      const schema = kind === 'throughput' ? archiveJsonSchema() : kind === 'capacity' ? z.toJSONSchema(CapacityArchiveSchema) : z.toJSONSchema(z.union([ArchiveSchema, CapacityArchiveSchema]));
+      io.out(JSON.stringify(schema, null, 2));
       return 0;
+    }
+    case 'capacity': {
+      if (rest.length > 0) throw new PiperParallelError('USAGE', `capacity takes no argument, got "${rest[0]}"; see piper-parallel --help`);
+      const controller = new AbortController();
+      const onSignal = (): void => controller.abort();
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+      return capacityCommand(v, ['piper-parallel', ...argv].join(' '), io, controller.signal);
+    }
     default: {
       if (rest.length > 0) throw new PiperParallelError('USAGE', `unexpected argument "${rest[0]}"; the only positional is the number of passes`);
       const controller = new AbortController();

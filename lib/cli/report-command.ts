@@ -1,5 +1,7 @@
 import { writeFile } from 'node:fs/promises';
-import { readArchive } from '../archive/read.js';
+import { firstIssue, readArchive, readJsonFile } from '../archive/read.js';
+import { capacityHtml, capacityMarkdown } from '../capacity/report/render.js';
+import { CapacityArchiveSchema } from '../capacity/schema.js';
 import { PiperParallelError } from '../errors.js';
 import { renderHtml } from '../report/html.js';
 import { renderMarkdown } from '../report/markdown.js';
@@ -10,8 +12,17 @@ import type { Io } from './run-command.js';
 export async function reportCommand(files: string[], format: string | undefined, out: string | undefined, io: Io): Promise<number> {
   if (files.length !== 1) throw new PiperParallelError('USAGE', `report takes one archive, got ${files.length}; e.g. piper-parallel report measurements/piper-parallel-20261129-120000.json`);
   const kind = format === undefined ? 'md' : parseChoice<'md' | 'html'>(format, '--format', ['md', 'html']);
-  const archive = await readArchive(files[0] ?? '');
-  const text = kind === 'md' ? renderMarkdown(archive) : await renderHtml(archive);
+  const file = files[0] ?? '';
+  const value = await readJsonFile(file);
+  let text: string;
+  if (typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'capacite') {
+    const parsed = CapacityArchiveSchema.safeParse(value);
+    if (!parsed.success) throw new PiperParallelError('USAGE', `${file} is not a capacity archive this version reads (${firstIssue(parsed.error)}); give a file from measurements/`);
+    text = kind === 'md' ? capacityMarkdown(parsed.data) : await capacityHtml(parsed.data);
+  } else {
+    const archive = await readArchive(file);
+    text = kind === 'md' ? renderMarkdown(archive) : await renderHtml(archive);
+  }
   if (out === undefined) {
     io.out(text);
     return 0;

@@ -1,6 +1,6 @@
 /** A check that can fail; any failure means nothing from the run may be published. */
 export interface Control {
-  name: 'cpu_max' | 'cpu_sum' | 'affinity' | 'start_skew' | 'outside_load';
+  name: 'cpu_max' | 'cpu_sum' | 'affinity' | 'start_skew' | 'outside_load' | 'memory' | 'arrivals';
   threshold: number;
   /** null: the figure could not be read, so the control could not check and does not hold. */
   measured: number | null;
@@ -138,5 +138,51 @@ export function outsideLoadControl(outsideCores: number | null): Control {
     message: held
       ? `other programs used ${measured}% of a core during this arm's timed passes (limit ${threshold}%)`
       : `another program used ${measured}% of a core during this arm's timed passes, over the ${threshold}% limit by ${round(measured - threshold)} points`,
+  };
+}
+
+/** Major page faults that code run for the first time brings (shared-library pages read from disk); a machine short of memory makes far more. */
+export const MAJOR_FAULTS_ALLOWED = 64;
+
+/**
+ * Memory: the machine swapped no page during the arm, and the streams took at most a few major
+ * page faults in their timed passes. A machine short of memory measures its disk, not the layout.
+ * `majorFaultsPerStream` counts each stream's faults from the pass before each timed pass to its end.
+ */
+export function memoryControl(swapPages: number | null, majorFaultsPerStream: readonly (number | null)[]): Control {
+  const threshold = MAJOR_FAULTS_ALLOWED;
+  if (swapPages === null) return unknown('memory', threshold, 'pages', 'the machine\'s swap counters (/proc/vmstat)');
+  const missing = majorFaultsPerStream.findIndex((v) => v === null);
+  if (missing >= 0) return unknown('memory', threshold, 'pages', `stream ${missing}'s major page faults`);
+  const faults = (majorFaultsPerStream as readonly number[]).reduce((a, b) => a + b, 0);
+  const measured = swapPages + faults;
+  const held = swapPages === 0 && faults <= threshold;
+  return {
+    name: 'memory',
+    threshold,
+    measured,
+    unit: 'pages',
+    held,
+    message: held
+      ? `no page swapped and ${faults} major page fault(s) in the timed work (at most ${threshold}, what code run for the first time brings)`
+      : swapPages > 0
+        ? `the machine swapped ${swapPages} page(s) during the arm (and the streams took ${faults} major page faults): memory ran short; run fewer streams or free memory`
+        : `the streams took ${faults} major page faults in the timed work, over ${threshold}: memory ran short; run fewer streams or free memory`,
+  };
+}
+
+/** Capacity: every listener arrived when planned, within 5 ms (a late arrival flatters the layout). */
+export function arrivalsControl(worstLatenessMs: number | null): Control {
+  const threshold = 5;
+  if (worstLatenessMs === null || !Number.isFinite(worstLatenessMs)) return unknown('arrivals', threshold, 'ms', 'the arrival times');
+  const measured = round(worstLatenessMs, 2);
+  const held = measured <= threshold;
+  return {
+    name: 'arrivals',
+    threshold,
+    measured,
+    unit: 'ms',
+    held,
+    message: held ? `every listener arrived within ${measured} ms of its plan` : `a listener arrived ${measured} ms after its plan, over the ${threshold} ms limit: the parent was too busy to keep time`,
   };
 }

@@ -11,6 +11,7 @@ export const ArmRunSchema = z.object({
   children: z.array(z.object({ rang: z.number().int().nonnegative(), pid: z.number().int().optional(), core: z.number().int().optional(), loaded: LoadedMessageSchema.optional(), passes: z.array(PassMessageSchema) })),
   sync: z.array(z.object({ pass: z.number().int(), warmup: z.boolean(), atMs: z.number(), startsMs: z.array(z.number()), endsMs: z.array(z.number()), skewMs: z.number(), lateMs: z.number() })),
   timedCpu: z.array(z.object({ before: SnapshotSchema, after: SnapshotSchema })),
+  swapPages: z.number().nullable().optional(),
   wallSeconds: z.number(),
 });
 

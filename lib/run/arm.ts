@@ -1,5 +1,6 @@
 import { PiperParallelError, toError } from '../errors.js';
 import { monotonicMs } from '../measure/clock.js';
+import { readSwapPages } from '../measure/memory.js';
 import type { CpuSampler, CpuSnapshot } from '../measure/system-cpu.js';
 import type { LoadedMessage, PassMessage, WorkerMessage } from './messages.js';
 import type { InitMessage } from './messages.js';
@@ -49,6 +50,8 @@ export interface ArmRun {
   sync: PassSync[];
   /** CPU readings around each timed pass (all ready, to all reported), for the outside-load control. */
   timedCpu: Array<{ before: CpuSnapshot; after: CpuSnapshot }>;
+  /** Pages the machine swapped in or out from the first spawn to the last reap; null where unreadable. */
+  swapPages?: number | null;
   wallSeconds: number;
   /** Set when several rounds were merged: each round's place, state, wall time and the cores each stream saw. */
   rounds?: Array<{ round: number; order: number; state: ArmRun['state']; wallSeconds: number; seen: number[][] }>;
@@ -65,6 +68,8 @@ export interface ArmRunParams {
   onPass?: (pass: number, total: number) => void;
   /** Reads machine and own CPU around each timed pass; none: no outside-load figure. */
   cpuSampler?: CpuSampler;
+  /** The machine's swapped pages so far (default /proc/vmstat; tests inject their own); null where unreadable. */
+  swapPages?: () => number | null;
 }
 
 type Event = { rang: number; message: WorkerMessage } | { rang: number; exit: string };
@@ -208,6 +213,8 @@ function outcome(err: unknown): { state: ArmRun['state']; message: string } {
  */
 export async function runArmWorkers(p: ArmRunParams): Promise<ArmRun> {
   const t0 = monotonicMs();
+  const swapped = p.swapPages ?? (() => readSwapPages());
+  const swap0 = swapped();
   const arm = new ArmDriver(p);
   let result: { state: ArmRun['state']; message?: string } = { state: 'done' };
   try {
@@ -224,5 +231,7 @@ export async function runArmWorkers(p: ArmRunParams): Promise<ArmRun> {
     await Promise.all(arm.workers.map((w) => w.terminate(p.timeouts.graceMs)));
     await p.adapter.closeArm?.();
   }
-  return { ...result, children: arm.children, sync: arm.sync, timedCpu: arm.timedCpu, wallSeconds: (monotonicMs() - t0) / 1000 };
+  const swap1 = swapped();
+  const swapPages = swap0 === null || swap1 === null ? null : swap1 - swap0;
+  return { ...result, children: arm.children, sync: arm.sync, timedCpu: arm.timedCpu, swapPages, wallSeconds: (monotonicMs() - t0) / 1000 };
 }

@@ -39,7 +39,10 @@ export const StartMessageSchema = z.object({
   atMs: z.number(),
 });
 
-export const ParentMessageSchema = z.discriminatedUnion('type', [InitMessageSchema, StartMessageSchema]);
+/** Capacity: synthesize sentence `sentence` of the text now, as job `id`. */
+export const JobMessageSchema = z.object({ type: z.literal('job'), id: z.number().int().nonnegative(), sentence: z.number().int().nonnegative() });
+
+export const ParentMessageSchema = z.discriminatedUnion('type', [InitMessageSchema, StartMessageSchema, JobMessageSchema]);
 export type InitMessage = z.input<typeof InitMessageSchema>;
 /** What the parent sends (defaults may be left out). */
 export type ParentMessage = z.input<typeof ParentMessageSchema>;
@@ -81,11 +84,28 @@ export const PassMessageSchema = z.object({
   phonemizeSeconds: z.number().nonnegative().nullable().optional(),
   /** Peak resident memory of the worker's process so far (VmHWM), read after the pass. */
   peakRssBytes: z.number().int().nonnegative().optional(),
+  /** Major page faults of the worker's process so far, read after the pass (absent where unreadable). */
+  majorFaults: z.number().int().nonnegative().optional(),
 });
 
 export const FailedMessageSchema = z.object({ type: z.literal('failed'), message: z.string(), code: z.string().optional() });
 
-export const WorkerMessageSchema = z.discriminatedUnion('type', [LoadedMessageSchema, ReadyMessageSchema, PassMessageSchema, FailedMessageSchema]);
+/** Capacity: job `id` is synthesized; its audio was ready at `endMs` (system monotonic clock). */
+export const DoneMessageSchema = z.object({
+  type: z.literal('done'),
+  id: z.number().int().nonnegative(),
+  sentence: z.number().int().nonnegative(),
+  startMs: z.number(),
+  endMs: z.number(),
+  audioSeconds: z.number().nonnegative(),
+  peakRssBytes: z.number().int().nonnegative().optional(),
+  /** Major page faults of the worker's process just before and just after the job (absent where unreadable). */
+  majorFaultsBefore: z.number().int().nonnegative().optional(),
+  majorFaults: z.number().int().nonnegative().optional(),
+});
+
+export const WorkerMessageSchema = z.discriminatedUnion('type', [LoadedMessageSchema, ReadyMessageSchema, PassMessageSchema, FailedMessageSchema, DoneMessageSchema]);
 export type WorkerMessage = z.infer<typeof WorkerMessageSchema>;
 export type LoadedMessage = z.infer<typeof LoadedMessageSchema>;
 export type PassMessage = z.infer<typeof PassMessageSchema>;
+export type DoneMessage = z.infer<typeof DoneMessageSchema>;

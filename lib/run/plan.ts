@@ -132,6 +132,7 @@ function protocol(c: ReturnType<typeof counts>, text: TextSource, voices: Plan['
       'affinity: pinned, one core each on min(K, cores) distinct cores; free, every stream sees every core (in every round)',
       'start_skew: for K >= 2, largest start skew <= 2% of the median pass compute time',
       "outside_load: other programs used at most 10% of one core during the arm's timed passes, on the cores the run may use",
+      'memory: no page swapped during the arm (/proc/vmstat pswpin + pswpout) and at most 64 major page faults in the streams\' timed passes',
     ],
     commande: command,
     session_onnxruntime: PIPER_SESSION_LABEL,

@@ -1,5 +1,5 @@
 import type { ArmRecord, ChildRecordOut, Condition, PassRecord } from '../archive/schema.js';
-import { affinityControl, cpuMaxControl, cpuSumControl, outsideLoadControl, skewControl, type Control } from '../measure/controls.js';
+import { affinityControl, cpuMaxControl, cpuSumControl, memoryControl, outsideLoadControl, skewControl, type Control } from '../measure/controls.js';
 import { distribution, logMeanInterval, median, MIN_PASSES_FOR_SPREAD, summarize, upperControlLimit } from '../measure/stats.js';
 import { outsideCoresOver } from '../measure/system-cpu.js';
 import type { ArmRun, ChildRecord, PassSync } from './arm.js';
@@ -124,8 +124,26 @@ function armControls(run: ArmRun, id: ArmIdentity, enfants: ChildRecordOut[], co
     const skew = skewControl(timedSync.map((s) => s.skewMs), medianCompute, condition.flux);
     if (skew) controls.push(skew);
     if (run.timedCpu.length > 0) controls.push(outsideLoadControl(outsideCoresOver(run.timedCpu)));
+    // Absent from runs made before it was read (a resumed partial file): nothing to check there.
+    if (run.swapPages !== undefined) controls.push(memoryControl(run.swapPages, run.children.map(timedMajorFaults)));
   }
   return { controls, affinity };
+}
+
+/**
+ * A stream's major page faults over its timed passes: each timed pass's count minus the count after
+ * the pass before it in the same round; null when a count is missing.
+ */
+export function timedMajorFaults(c: ChildRecord): number | null {
+  let total = 0;
+  for (const p of c.passes.filter((x) => !x.warmup)) {
+    const before = c.passes.find((x) => x.pass === p.pass - 1 && x.round === p.round);
+    // The first pass of a round without warm-up has nothing before it: its faults include loading.
+    if (!before) continue;
+    if (p.majorFaults === undefined || before.majorFaults === undefined) return null;
+    total += Math.max(0, p.majorFaults - before.majorFaults);
+  }
+  return total;
 }
 
 /** What is wrong with the run's passes: one message per pass with no compute or no audio. */

@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { readPartialLines } from '../archive/partial.js';
 import { ConditionSchema, type Condition } from '../archive/schema.js';
 import { PiperParallelError } from '../errors.js';
 import { ArmRunSchema, toArmRun } from './arm-run-schema.js';
@@ -34,21 +34,7 @@ const RoundLineSchema = z.object({ kind: z.literal('round'), key: z.string(), ro
 
 /** Read a partial file; a last line cut off by a crash is ignored, anything else broken is refused. */
 export async function readPartial(file: string): Promise<PartialRun> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new PiperParallelError('USAGE', `--resume ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); give a file from measurements/.partial/`, { cause: err });
-  }
-  const lines = text.split('\n').filter((l) => l.trim() !== '');
-  const parsed: unknown[] = [];
-  lines.forEach((line, i) => {
-    try {
-      parsed.push(JSON.parse(line));
-    } catch (err) {
-      if (i < lines.length - 1) throw new PiperParallelError('USAGE', `--resume ${file}: line ${i + 1} is not JSON; the file is damaged`, { cause: err });
-    }
-  });
+  const parsed = await readPartialLines(file);
   const [first, ...rest] = parsed as Array<{ kind?: string; header?: unknown }>;
   const header = PartialHeaderSchema.safeParse(first?.kind === 'header' ? first.header : undefined);
   if (!header.success) throw new PiperParallelError('USAGE', `--resume ${file} has no valid header line (a partial file of this version of piper-parallel?); start a new run`);

@@ -37,6 +37,9 @@ export function mergeRounds(roundRuns: readonly RoundRun[]): ArmRun {
     children,
     sync,
     timedCpu: sorted.flatMap((r) => r.run.timedCpu),
+    // Unreadable in any round is unknown for the arm; a round from before it was read (a resumed
+    // partial file) leaves the arm without the figure, as it was measured then.
+    swapPages: sorted.some((r) => r.run.swapPages === undefined) ? undefined : sorted.some((r) => r.run.swapPages === null) ? null : sorted.reduce((n, r) => n + (r.run.swapPages ?? 0), 0),
     wallSeconds: sorted.reduce((sum, r) => sum + r.run.wallSeconds, 0),
     rounds: sorted.map((r) => ({ round: r.round, order: r.order, state: r.run.state, wallSeconds: r.run.wallSeconds, seen: r.run.children.map((c) => c.loaded?.cores ?? []) })),
   };

@@ -127,11 +127,16 @@ describe('command line', () => {
     assert.deepEqual(readdirSync(out).filter((f) => f.endsWith('.json')), []);
   });
 
-  it('schema prints a JSON Schema', () => {
+  it('schema prints a JSON Schema of both kinds of archive, or of one', () => {
     const r = cli(['schema']);
     assert.equal(r.code, 0);
-    const schema = JSON.parse(r.stdout) as { properties: Record<string, unknown> };
-    assert.ok('controle_tenu' in schema.properties && 'bras' in schema.properties);
+    const both = JSON.parse(r.stdout) as { anyOf: Array<{ properties: Record<string, unknown> }> };
+    assert.ok('bras' in both.anyOf[0]!.properties && 'capacite' in both.anyOf[1]!.properties);
+    const throughput = JSON.parse(cli(['schema', 'throughput']).stdout) as { properties: Record<string, unknown> };
+    assert.ok('controle_tenu' in throughput.properties && 'bras' in throughput.properties);
+    const capacity = JSON.parse(cli(['schema', 'capacity']).stdout) as { properties: Record<string, unknown> };
+    assert.ok('essais' in capacity.properties && 'capacite' in capacity.properties && !('bras' in capacity.properties));
+    assert.match(cli(['schema', 'other']).stderr, /schema must be one of throughput, capacity, got "other"/);
   });
 
   it('a missing text file is a one-line error naming the option', () => {

@@ -35,6 +35,8 @@ describe('a run with both engines', () => {
     assert.equal(sherpa!.part_phonemisation, null);
     const modelBytes = statSync(path.join(sharedVoicesDir(), 'synthetic-siwis-medium.onnx')).size;
     for (const b of archive.bras) assert.ok((b.enfants[0]!.rss_pic_octets ?? 0) > modelBytes, `${b.moteur} peak RSS holds the model`);
+    // The memory control is in every arm: no swap here, a few major faults at most.
+    for (const b of archive.bras) assert.equal(b.controles.find((c) => c.name === 'memory')?.unit, 'pages');
     const m = archive.protocole.moteurs;
     assert.match(m?.sherpa?.version ?? '', /^sherpa-onnx-node \d+\.\d+\.\d+$/);
     assert.match(m?.sherpa?.reglages ?? '', /EnableCpuMemArena=0 EnableMemPattern=0/);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { PiperParallelError, toError } from '../../errors.js';
 import { monotonicMs } from '../../measure/clock.js';
+import { readOwnMajorFaults } from '../../measure/memory.js';
 import type { VoiceInfo } from '../../voice/load.js';
 import type { ReceivedParentMessage, WorkerMessage } from '../messages.js';
 import { InitMessageSchema } from '../messages.js';
@@ -53,6 +54,7 @@ export async function runStream(host: StreamHost, first: ReceivedParentMessage):
     const cpu1 = host.cpuSeconds();
     // Outside the timed window.
     const peakRssBytes = readPeakRss();
+    const majorFaults = readOwnMajorFaults();
     host.send({
       type: 'pass',
       pass,
@@ -65,6 +67,7 @@ export async function runStream(host: StreamHost, first: ReceivedParentMessage):
       startMs: t0,
       endMs: t1,
       peakRssBytes,
+      ...(majorFaults !== undefined ? { majorFaults } : {}),
     });
   }
   await engine.release();

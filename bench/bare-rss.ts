@@ -1,0 +1,32 @@
+/**
+ * The memory floor a stream is judged against: a bare onnxruntime-node process, no harness and no
+ * phonemizer, with Piper's session settings at 1 thread, running what one stream runs in a round of
+ * the default run (a one-sentence warm-up, then its timed passes over the same phoneme ids). The
+ * ids come from a JSON file written by the parent. Prints one JSON line with its peak RSS.
+ */
+import { readFileSync } from 'node:fs';
+import * as ort from 'onnxruntime-node';
+import { PIPER_SESSION_OPTIONS } from '../lib/voice/synthesizer.js';
+
+interface BareInput {
+  onnxPath: string;
+  scales: [number, number, number];
+  sentences: number[][];
+  passes: number;
+}
+
+const input = JSON.parse(readFileSync(process.argv[2] ?? '', 'utf8')) as BareInput;
+const session = await ort.InferenceSession.create(input.onnxPath, { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential', ...PIPER_SESSION_OPTIONS });
+const scales = new ort.Tensor('float32', Float32Array.from(input.scales), [3]);
+const feeds = input.sentences.map((ids) => ({
+  input: new ort.Tensor('int64', BigInt64Array.from(ids, (v) => BigInt(v)), [1, ids.length]),
+  input_lengths: new ort.Tensor('int64', BigInt64Array.from([BigInt(ids.length)]), [1]),
+  scales,
+}));
+const run = async (list: typeof feeds): Promise<void> => {
+  for (const f of list) await session.run(f);
+};
+await run(feeds.slice(0, 1));
+for (let p = 0; p < input.passes; p += 1) await run(feeds);
+const hwm = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? Number.NaN) * 1024;
+process.stdout.write(`${JSON.stringify({ peakBytes: hwm })}\n`);

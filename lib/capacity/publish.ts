@@ -1,0 +1,87 @@
+/** Step 4 of a capacity run: the answer, the archive written where nothing is overwritten. */
+import type { PartialLog } from '../archive/partial.js';
+import { writeExclusive, type ArchiveFiles } from '../archive/writer.js';
+import { PiperParallelError } from '../errors.js';
+import { PIPER_SESSION_LABEL } from '../voice/synthesizer.js';
+import { ONNXRUNTIME_VERSION, TOOL_VERSION } from '../version.js';
+import type { Calibration } from './calibrate.js';
+import { layoutName } from './layouts.js';
+import type { CapacityProgress, CapacityResult } from './options.js';
+import type { CapacityPlan } from './plan.js';
+import { CAPACITY_SCHEMA_VERSION, CapacityArchiveSchema, type CapacityArchive, type TrialRecord } from './schema.js';
+import type { Sweep } from './sweep.js';
+import { capacityEntry, voiceVerdict } from './verdict.js';
+
+const GiB = 2 ** 30;
+const MiB = 2 ** 20;
+
+export const CAPACITY_CONTROLS = [
+  'arrivals: every listener arrived within 5 ms of its planned time',
+  'memory: no page swapped during the trial (/proc/vmstat pswpin + pswpout) and at most 64 major page faults in its workers',
+  "outside_load: other programs used at most 10% of one core during the trial, on the cores the run may use",
+];
+
+function memoryLine(c: Calibration, reached: number, memAvailable: number | null): string {
+  if (c.workerRssBytes === null || memAvailable === null || c.memoryWorkers === null) return 'Memory: a worker\'s peak or MemAvailable could not be read, so the memory bound is unknown.';
+  const binds = c.memoryWorkers <= reached ? 'memory binds first' : 'CPU (gaps and first audio) binds first';
+  return `Memory: a worker peaked at ${Math.round(c.workerRssBytes / MiB)} MiB; MemAvailable ${(memAvailable / GiB).toFixed(1)} GiB holds ${c.memoryWorkers} such workers, so ${binds}.`;
+}
+
+export function capacityArchive(plan: CapacityPlan, calibrations: Map<string, Calibration>, sweeps: Sweep[], trials: TrialRecord[], resumed: boolean): CapacityArchive {
+  const label = (name: string): string => (plan.voices.find((v) => v.name === name)?.synthetic && !name.includes('synthetic') ? `${name} (SYNTHETIC)` : name);
+  const capacite = sweeps.map((s) => capacityEntry(s, trials, label(s.voice), plan.maxStreams, plan.firstAudioMs));
+  const phrases = plan.voices.map((v) => {
+    const entries = capacite.filter((e) => e.voix === v.name);
+    const c = calibrations.get(v.name) as Calibration;
+    return voiceVerdict(label(v.name), entries, memoryLine(c, Math.max(0, ...entries.map((e) => e.flux_max_sans_trou)), plan.memAvailableBytes));
+  });
+  return CapacityArchiveSchema.parse({
+    schema_version: CAPACITY_SCHEMA_VERSION,
+    type: 'capacite',
+    outil: 'piper-parallel',
+    version_outil: TOOL_VERSION,
+    question: 'how many live listeners can this machine serve before someone hears a gap, and how long does each wait for the first word?',
+    version_onnxruntime: ONNXRUNTIME_VERSION,
+    version_node: process.version,
+    machine: plan.machine.architecture,
+    machine_detail: plan.machine,
+    coeurs: plan.cores.length,
+    date_utc: plan.date.toISOString(),
+    protocole: {
+      source_du_texte: plan.text.source,
+      texte: { sha256: plan.text.sha256, caracteres: plan.text.characters, phrases: plan.text.lines.length },
+      arrivees: plan.arrivals,
+      ordre_file: plan.schedule,
+      premier_son_max_ms: plan.firstAudioMs,
+      flux_max: plan.maxStreams,
+      manches: plan.rounds,
+      graine: plan.seed,
+      dispositions: plan.layouts.map((l) => ({ travailleurs: l.workers, fils: l.threads, affinite: l.pinned, isolation: l.isolation, nom: layoutName(l) })),
+      commande: plan.command,
+      session_onnxruntime: PIPER_SESSION_LABEL,
+      controle: CAPACITY_CONTROLS,
+    },
+    voix: plan.voices.map((v) => {
+      const c = calibrations.get(v.name) as Calibration;
+      return { nom: v.name, synthetique: v.synthetic, sha256: v.sha256, taille_octets: v.sizeBytes, frequence_hz: v.config.audio.sample_rate, phrases_audio_s: c.audioSeconds, phrases_calcul_s: c.computeSeconds, debit_seul: c.speed, rss_travailleur_octets: c.workerRssBytes, travailleurs_max_memoire: c.memoryWorkers };
+    }),
+    memoire_disponible_octets: plan.memAvailableBytes,
+    essais: trials,
+    capacite,
+    phrases: [...phrases, ...plan.notes.map((n) => `Note: ${n}.`)],
+    controle_tenu: trials.length > 0 && trials.every((t) => t.controle_tenu),
+    interrompu: resumed,
+  });
+}
+
+export async function publishCapacity(archive: CapacityArchive, plan: CapacityPlan, partial: PartialLog, files: ArchiveFiles | undefined, onProgress?: (e: CapacityProgress) => void): Promise<CapacityResult> {
+  for (const entry of archive.capacite) onProgress?.({ kind: 'capacity', entry });
+  let file: string;
+  try {
+    file = await writeExclusive(plan.outDir, plan.base, `${JSON.stringify(archive, null, 2)}\n`, '.json', files);
+  } catch (err) {
+    throw new PiperParallelError('ARCHIVE', `${(err as Error).message}; every finished trial is still in ${partial.file}`, { cause: err });
+  }
+  await partial.remove();
+  return { archive, path: file };
+}

@@ -1,0 +1,54 @@
+/**
+ * A capacity run, in named steps: plan, calibrate, sweep (search then re-test, in rounds), publish.
+ * Throws PiperParallelError on bad input (before anything is measured) and on interruption (the
+ * partial file keeps every finished trial). Never calls process.exit.
+ */
+import { PartialLog } from '../archive/partial.js';
+import { settle } from '../measure/settle.js';
+import { procCpuSampler } from '../measure/system-cpu.js';
+import { ProcessAdapter } from '../run/adapters/process.js';
+import { ThreadAdapter } from '../run/adapters/thread.js';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { calibrate, type Calibration } from './calibrate.js';
+import type { CapacityOptions, CapacityResult } from './options.js';
+import { planCapacity } from './plan.js';
+import { capacityArchive, publishCapacity } from './publish.js';
+import { calibrationKey, readCapacityPartial, type CapacityHeader } from './resume.js';
+import { planSweeps, runSweeps } from './sweep.js';
+import { realTimers } from './timers.js';
+
+export type { CapacityOptions, CapacityProgress, CapacityResult } from './options.js';
+
+const PROCESS_ENTRY = fileURLToPath(new URL('../run/entry/capacity-process.js', import.meta.url));
+const THREAD_ENTRY = fileURLToPath(new URL('../run/entry/capacity-thread.js', import.meta.url));
+
+/** The options a resumed run had, from its partial file's header. */
+function resumedOptions(o: CapacityOptions, h: CapacityHeader, file: string): CapacityOptions {
+  return { ...o, voices: h.voices, lines: h.text.lines, textFile: undefined, arrivals: h.arrivals, schedule: h.schedule, firstAudioMs: h.firstAudioMs, maxStreams: h.maxStreams, rounds: h.rounds, seed: h.seed, layouts: h.layouts, command: h.command, outDir: o.outDir ?? path.dirname(path.dirname(file)), now: () => new Date(h.date_utc) };
+}
+
+export async function runCapacity(options: CapacityOptions = {}): Promise<CapacityResult> {
+  const resumed = options.resume ? await readCapacityPartial(path.resolve(options.resume)) : undefined;
+  const plan = await planCapacity(resumed ? resumedOptions(options, resumed.header, resumed.file) : options);
+  if (resumed) plan.base = resumed.header.base;
+  options.onProgress?.({ kind: 'voices', voices: plan.voices.map((v) => ({ name: v.name, synthetic: v.synthetic })) });
+  for (const text of plan.notes) options.onProgress?.({ kind: 'note', text });
+  const header: CapacityHeader = { kind: 'capacity', base: plan.base, date_utc: plan.date.toISOString(), voices: plan.voices.map((v) => v.name), text: { source: plan.text.source, lines: plan.text.lines }, arrivals: plan.arrivals, schedule: plan.schedule, firstAudioMs: plan.firstAudioMs, maxStreams: plan.maxStreams, rounds: plan.rounds, seed: plan.seed, layouts: plan.layouts, command: plan.command };
+  const partial = resumed ? PartialLog.reopen(resumed.file, [...resumed.trials.keys()].map((k) => `${k}#${Number(/\|R(\d+)$/.exec(k)?.[1] ?? 0)}`)) : await PartialLog.create(plan.outDir, plan.base, header);
+  const sampler = options.cpuSampler ?? procCpuSampler(plan.cores);
+  if (plan.settleSeconds > 0) plan.machine.attente = await settle(plan.settleSeconds, plan.cores.length, { sampler, signal: options.signal });
+  const adapters = { process: options.adapters?.process ?? new ProcessAdapter({ entry: PROCESS_ENTRY }), thread: options.adapters?.thread ?? new ThreadAdapter({ entry: THREAD_ENTRY }) };
+  const timers = options.timers ?? realTimers;
+  const calibrations = new Map<string, Calibration>();
+  for (const v of plan.voices) {
+    const kept = resumed?.calibrations.get(v.name);
+    const c = kept ?? (await calibrate(v, plan.prepared.get(v.name) as NonNullable<ReturnType<typeof plan.prepared.get>>, adapters.process, timers, plan.memAvailableBytes, options.signal));
+    if (!kept) await partial.append({ key: calibrationKey(v.name), round: 0, order: 0, run: c });
+    calibrations.set(v.name, c);
+    options.onProgress?.({ kind: 'calibrated', voice: v.name, speed: c.speed, sentenceAudioSeconds: c.audioSeconds, workerRssBytes: c.workerRssBytes, memoryWorkers: c.memoryWorkers });
+  }
+  const sweeps = planSweeps(plan, calibrations);
+  const trials = await runSweeps(plan, sweeps, calibrations, { adapters, timers, sampler, swapPages: options.swapPages, partial, held: resumed?.trials ?? new Map(), signal: options.signal, onProgress: options.onProgress });
+  return publishCapacity(capacityArchive(plan, calibrations, sweeps, trials, resumed !== undefined), plan, partial, options.adapters?.files, options.onProgress);
+}

@@ -1,0 +1,91 @@
+/** `piper-parallel capacity`: how many live streams each layout serves before a gap; prints, archives, reports. */
+import path from 'node:path';
+import { writeExclusive } from '../archive/writer.js';
+import type { ArrivalPattern } from '../capacity/arrivals.js';
+import { defaultLayouts } from '../capacity/layouts.js';
+import type { QueuePolicy } from '../capacity/queue.js';
+import { capacityHtml, capacityMarkdown } from '../capacity/report/render.js';
+import { runCapacity, type CapacityOptions, type CapacityProgress } from '../capacity/run-capacity.js';
+import type { CapacityArchive } from '../capacity/schema.js';
+import { allowedCores } from '../measure/clock.js';
+import { parseChoice, parsePositive, parseWhole } from './parse.js';
+import type { Io } from './run-command.js';
+
+export interface CapacityFlags {
+  voice?: string[];
+  'text-file'?: string;
+  arrivals?: string;
+  schedule?: string;
+  'first-audio-ms'?: string;
+  'max-streams'?: string;
+  rounds?: string;
+  seed?: string;
+  isolation?: string;
+  settle?: string;
+  'out-dir'?: string;
+  'voices-dir'?: string;
+  resume?: string;
+  json?: boolean;
+  quiet?: boolean;
+  'no-report'?: boolean;
+}
+
+function capacityOptions(f: CapacityFlags): CapacityOptions {
+  const isolation = f.isolation === undefined ? undefined : parseChoice<'process' | 'thread'>(f.isolation, '--isolation', ['process', 'thread']);
+  return {
+    voices: f.voice,
+    textFile: f['text-file'],
+    arrivals: f.arrivals === undefined ? undefined : parseChoice<ArrivalPattern>(f.arrivals, '--arrivals', ['together', 'staggered', 'poisson']),
+    schedule: f.schedule === undefined ? undefined : parseChoice<QueuePolicy>(f.schedule, '--schedule', ['fifo', 'deadline']),
+    firstAudioMs: f['first-audio-ms'] === undefined ? undefined : parsePositive(f['first-audio-ms'], '--first-audio-ms', '500'),
+    maxStreams: f['max-streams'] === undefined ? undefined : parseWhole(f['max-streams'], '--max-streams', 1),
+    rounds: f.rounds === undefined ? undefined : parseWhole(f.rounds, '--rounds', 1),
+    seed: f.seed === undefined ? undefined : parseWhole(f.seed, '--seed', 0),
+    settleSeconds: f.settle === undefined ? undefined : parseWhole(f.settle, '--settle', 0),
+    layouts: isolation === undefined ? undefined : defaultLayouts(allowedCores().length, isolation),
+    outDir: f['out-dir'],
+    voicesDir: f['voices-dir'],
+    resume: f.resume,
+  };
+}
+
+function progressLine(e: CapacityProgress): string | undefined {
+  if (e.kind === 'voices') return e.voices.map((v) => `voice ${v.name}${v.synthetic ? ': SYNTHETIC stand-in' : ': real Piper voice'}`).join('\n');
+  if (e.kind === 'calibrated') return `${e.voice}: alone x${e.speed.toFixed(1)} real time, sentences ${e.sentenceAudioSeconds.map((s) => s.toFixed(1)).join(', ')} s; a worker peaks at ${e.workerRssBytes === null ? '?' : Math.round(e.workerRssBytes / 2 ** 20)} MiB (memory holds ${e.memoryWorkers ?? '?'})`;
+  if (e.kind === 'note') return `note: ${e.text}`;
+  if (e.kind === 'trial-start') return undefined;
+  if (e.kind === 'trial-end') {
+    const t = e.trial;
+    const failed = t.controles.filter((c) => !c.held).map((c) => c.name);
+    return `trial ${e.index} (round ${t.manche}): ${t.voix}, ${t.disposition}, K=${t.flux}: ${t.etat !== 'done' && t.etat !== 'stopped' ? `${t.etat.toUpperCase()} ${t.erreur ?? ''}` : t.tenu ? 'held' : 'failed'}, first audio p95 ${t.premier_son_p95_ms === null ? '-' : Math.round(t.premier_son_p95_ms)} ms, ${t.trous} gap(s)${t.etat === 'stopped' ? ' (stopped at the first)' : ''}${failed.length > 0 ? `, control FAILED: ${failed.join(', ')}` : ''}`;
+  }
+  return undefined;
+}
+
+async function writeCapacityReports(file: string, a: CapacityArchive): Promise<string[]> {
+  const dir = path.dirname(file);
+  const base = path.basename(file, '.json');
+  return [await writeExclusive(dir, base, capacityMarkdown(a), '.md'), await writeExclusive(dir, base, await capacityHtml(a), '.html')];
+}
+
+export async function capacityCommand(flags: CapacityFlags, command: string, io: Io, signal: AbortSignal): Promise<number> {
+  const options = capacityOptions(flags);
+  const say = flags.quiet ? () => undefined : (line: string): void => (flags.json ? io.err : io.out)(line);
+  const started = Date.now();
+  const { archive, path: file } = await runCapacity({ ...options, command, signal, onProgress: (e) => { const l = progressLine(e); if (l) say(l); } });
+  if (flags.json) io.out(JSON.stringify(archive, null, 2));
+  for (const p of archive.phrases) say(`capacity: ${p}`);
+  say(archive.controle_tenu ? 'controls: all held' : `controls: FAILED in ${archive.essais.filter((t) => !t.controle_tenu).length} trial(s): nothing from this run may be published`);
+  say(`wall time: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (flags.quiet && !flags.json) io.out(file);
+  else say(`archive: ${file}`);
+  const code = archive.controle_tenu ? 0 : 3;
+  if (flags['no-report']) return code;
+  try {
+    say(`reports: ${(await writeCapacityReports(file, archive)).join(' ')}`);
+  } catch (err) {
+    io.err(`piper-parallel: the reports could not be written (${(err as Error).message}); the archive is kept: run piper-parallel report ${file}`);
+    return 1;
+  }
+  return code;
+}

@@ -1,0 +1,33 @@
+/** Entry of a capacity worker run as a worker thread (a piscina task that lasts until it is stopped). */
+import { execFileSync } from 'node:child_process';
+import { serveCapacity } from '../../capacity/runtime/serve.js';
+import { PiperParallelError } from '../../errors.js';
+import { allowedCores } from '../../measure/clock.js';
+import { currentTid } from '../../measure/thread-cpu.js';
+import { ParentMessageSchema, type ReceivedParentMessage, type WorkerMessage } from '../messages.js';
+import { Inbox } from '../runtime/inbox.js';
+import { failureMessage } from '../runtime/stream.js';
+import type { ThreadTask } from './thread-stream.js';
+
+export default async function capacityThread(task: ThreadTask): Promise<'done' | 'failed'> {
+  const { port } = task;
+  const send = (m: WorkerMessage): void => port.postMessage(m);
+  const inbox = new Inbox<ReceivedParentMessage>();
+  port.on('message', (raw: unknown) => {
+    const parsed = ParentMessageSchema.safeParse(raw);
+    if (parsed.success) inbox.push(parsed.data);
+  });
+  try {
+    if (task.core !== null) {
+      if (!task.taskset) throw new PiperParallelError('AFFINITY', 'affinity was requested but util-linux taskset is not installed; install util-linux or use a free layout');
+      execFileSync(task.taskset, ['-p', '-c', String(task.core), String(currentTid())], { stdio: 'ignore' });
+    }
+    await serveCapacity({ send, next: () => inbox.next(), createSession: (create) => create(), cores: () => allowedCores('/proc/thread-self/status') }, await inbox.next());
+    return 'done';
+  } catch (err) {
+    send(failureMessage(err));
+    return 'failed';
+  } finally {
+    port.close();
+  }
+}
