@@ -16,9 +16,10 @@ import { standardPhonemeIdMap } from '../lib/voice/phoneme-map.js';
 import { floatToInt16 } from '../lib/voice/wav.js';
 import { bareRss, fidelity, processSkew, rssStages, runOverhead, threadSkew } from './measures.js';
 
-const mib = (bytes: number): string => (bytes / 2 ** 20).toFixed(0);
-const signedMib = (bytes: number): string => `${bytes >= 0 ? '+' : ''}${mib(bytes)}`;
 import { resolveVoice } from '../lib/voice/load.js';
+
+const bytesMib = (bytes: number): string => (bytes / 2 ** 20).toFixed(0);
+const signedBytesMib = (bytes: number): string => `${bytes >= 0 ? '+' : ''}${bytesMib(bytes)}`;
 
 const args = new Set(process.argv.slice(2));
 const quick = args.has('--quick');
@@ -116,7 +117,7 @@ async function main(): Promise<void> {
     { figure: 'child CPU outside inference during a pass, share of its pass CPU (T=1 arms, median)', measured: pct(median(outside)), goal: '<= 1%', met: median(outside) <= 0.01 },
     { figure: 'parent CPU during an arm (worst arm)', measured: `${pct(Math.max(...armCpu))} of one core`, goal: '<= 1% of one core', met: Math.max(...armCpu) <= 0.01 },
     { figure: `default run: timed pass seconds / total wall seconds${quick ? ' (quick: 2 passes)' : ''}`, measured: `${(timedSeconds / wallSeconds).toFixed(3)} (${timedSeconds.toFixed(1)} s of ${wallSeconds.toFixed(1)} s)`, goal: '>= 0.7', met: timedSeconds / wallSeconds >= 0.7 },
-    ...peaks.map((p) => ({ figure: `peak RSS per stream process, ${p.voice} (default run), beside a bare onnxruntime-node process running the same round of passes`, measured: `${mib(p.peakBytes)} MiB against ${mib(p.bareBytes)} MiB: ${signedMib(p.peakBytes - p.bareBytes)} MiB (model ${mib(p.modelBytes)} MiB)`, goal: '<= bare + 32 MiB', met: p.peakBytes <= p.bareBytes + 32 * 2 ** 20 })),
+    ...peaks.map((p) => ({ figure: `peak RSS per stream process, ${p.voice} (default run), beside a bare onnxruntime-node process running the same round of passes`, measured: `${bytesMib(p.peakBytes)} MiB against ${bytesMib(p.bareBytes)} MiB: ${signedBytesMib(p.peakBytes - p.bareBytes)} MiB (model ${bytesMib(p.modelBytes)} MiB)`, goal: '<= bare + 32 MiB', met: p.peakBytes <= p.bareBytes + 32 * 2 ** 20 })),
   ];
   const mib = (x: number): string => x.toFixed(0);
   const lines = [

@@ -1,7 +1,7 @@
 /**
- * Step 3 of a capacity run: round 1 searches each layout's edge (voice by voice, layouts in a
- * seeded shuffled order, a layout's workers kept between its trials); later rounds test each edge
- * again, in a new order, with fresh workers.
+ * Step 3 of a capacity run: round 1 searches each layout's edge (voices and layouts in a seeded
+ * shuffled order, a layout's workers kept between its trials); later rounds test each edge again,
+ * in a new order, with fresh workers, and search on where that moved it.
  */
 import type { PartialLog } from '../archive/partial.js';
 import { PiperParallelError } from '../errors.js';
@@ -19,7 +19,9 @@ import { ServingPool } from './pool.js';
 import { trialRecord } from './record.js';
 import type { TrialRecord } from './schema.js';
 import { CapacitySearch } from './search.js';
-import type { Timers } from './timers.js';
+import { realTimers, type Timers } from './timers.js';
+
+const MIN_LOAD_WINDOW_MS = 1000;
 import { runTrial } from './trial.js';
 
 export interface SweepContext {
@@ -84,8 +86,13 @@ async function trialAt(plan: CapacityPlan, s: Sweep, pool: ServingPool, k: numbe
     // Round 1 only searches: a gap answers the question for this K. Later rounds count every gap.
     stopAtFirstGap: round === 1,
   });
+  // Other programs' load over at least a second: over a trial of a few ms, one tick is 10%.
+  const waitMs = before.atMs + MIN_LOAD_WINDOW_MS - performance.now();
+  if (waitMs > 0 && ctx.timers === realTimers) await new Promise((r) => setTimeout(r, waitMs));
   const after = ctx.sampler.snapshot(pool.pids());
   const swap1 = swapped();
+  // Workers still busy with this trial's sentences are let go: the next trial starts fresh ones.
+  if (result.pending > 0) await pool.close();
   const record = trialRecord(result, { voice: s.voice, layout: name, k, workers, round, firstAudioLimitMs: plan.firstAudioMs, cpu: { before, after }, swapPages: swap0 === null || swap1 === null ? null : swap1 - swap0 });
   if (result.state === 'aborted') throw new PiperParallelError('ABORTED', `interrupted during ${s.voice} ${name} K=${k}; finished trials kept in ${ctx.partial.file}; resume with: piper-parallel capacity --resume ${ctx.partial.file}`);
   await ctx.partial.append({ key, round, order: count.index, run: record });
@@ -112,11 +119,12 @@ export async function runSweeps(plan: CapacityPlan, sweeps: Sweep[], calibration
   for (let round = 1; round <= plan.rounds; round += 1) {
     for (const i of roundOrder(sweeps.length, plan.seed, round)) {
       const s = sweeps[i] as Sweep;
-      const ks = round === 1 ? undefined : s.search.edge();
-      if (s.search.cap === 0 || (ks && ks.length === 0)) continue;
+      if (s.search.cap === 0 || s.error) continue;
+      // Later rounds first test the edge again; where that moves it, the search goes on from there.
+      const edge = round === 1 ? [] : s.search.edge();
       const pool = poolFor(plan, s, ctx);
       try {
-        for (let k = ks ? ks[0] : s.search.next(), j = 0; k !== undefined; k = ks ? ks[++j] : s.search.next()) {
+        for (let k = edge.shift() ?? s.search.next(); k !== undefined; k = edge.shift() ?? s.search.next()) {
           const t = await trialAt(plan, s, pool, k, round, ctx, calibrations.get(s.voice) as Calibration, count);
           trials.push(t);
           // A trial that broke (a worker died, a timeout) ends this layout's sweep: its figures say why.

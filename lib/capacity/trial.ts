@@ -57,6 +57,8 @@ export interface TrialResult {
   /** Per worker: the highest peak RSS it reported, and its major faults during the trial. */
   peakRssBytes: Array<number | null>;
   majorFaults: Array<number | null>;
+  /** Sentences still in flight when the trial settled: those workers must not serve another trial. */
+  pending: number;
 }
 
 export function runTrial(p: TrialParams): Promise<TrialResult> {
@@ -76,13 +78,33 @@ export function runTrial(p: TrialParams): Promise<TrialResult> {
     const cancels: Array<() => void> = [];
     let nextId = 0;
     let finished = false;
+    let draining = false;
+    let drained = (): void => undefined;
 
     const finish = (state: TrialResult['state'], message?: string): void => {
       if (finished) return;
       finished = true;
       for (const c of cancels) c();
-      unsubscribe();
       p.signal?.removeEventListener('abort', onAbort);
+      // A trial stopped early still has sentences in flight: the workers are free for the next trial
+      // only once those are back (or after the timeout), so their answers never reach it.
+      if (state === 'stopped' && inFlight.size > 0) {
+        draining = true;
+        const give = p.timers.at(p.timers.now() + p.timeoutMs, () => settle(state, message));
+        drained = () => {
+          give();
+          settle(state, message);
+        };
+        return;
+      }
+      settle(state, message);
+    };
+
+    let settled = false;
+    const settle = (state: TrialResult['state'], message?: string): void => {
+      if (settled) return;
+      settled = true;
+      unsubscribe();
       const streams = arrivals.map((a, s) => playback(a.actualMs, (ready[s] ?? []).flatMap((d) => (d ? [{ readyMs: d.endMs, audioSeconds: d.audioSeconds }] : []))));
       const complete = streams.filter((x, s) => (ready[s] ?? []).every((d) => d !== undefined) && Number.isFinite(x.arrivalMs));
       resolve({
@@ -98,6 +120,7 @@ export function runTrial(p: TrialParams): Promise<TrialResult> {
         streamsWithGaps: streams.filter((x) => x.gaps > 0).length,
         peakRssBytes: rss,
         majorFaults: faults,
+        pending: inFlight.size,
       });
     };
 
@@ -138,6 +161,14 @@ export function runTrial(p: TrialParams): Promise<TrialResult> {
     };
 
     const unsubscribe = p.workers.listen((worker, m) => {
+      if (draining && m.type === 'done') {
+        inFlight.delete(m.id);
+        if (inFlight.size === 0) {
+          draining = false;
+          drained();
+        }
+        return;
+      }
       if (finished) return;
       if (m.type === 'done') onDone(worker, m);
       else if (m.type === 'failed') finish('failed', `worker ${worker} failed: ${m.message}`);

@@ -72,6 +72,8 @@ describe('a capacity trial, with fake workers on virtual time', () => {
     assert.equal(r.state, 'stopped');
     assert.equal(r.gaps, 1);
     assert.equal(r.jobs.length, 2);
+    // The one worker was idle when it stopped: nothing in flight.
+    assert.equal(r.pending, 0);
     assert.deepEqual(r.arrivals.map((a) => a.actualMs - a.plannedMs), [0, 0, 0]);
     const rec = trialRecord(r, { voice: 'v', layout: 'l', k: 3, workers: 1, round: 1, firstAudioLimitMs: 500, swapPages: 0 });
     assert.equal(rec.controles.find((c) => c.name === 'arrivals')?.held, true);
@@ -98,5 +100,18 @@ describe('a capacity trial, with fake workers on virtual time', () => {
     const p = playback(100, [{ readyMs: 400, audioSeconds: 0.5 }, { readyMs: 900.5, audioSeconds: 1 }, { readyMs: 2000, audioSeconds: 1 }]);
     // 400-900, then 900.5 (0.5 ms: the clock's grain, no gap), plays to 1900.5, then 2000: a 99.5 ms gap.
     assert.deepEqual([p.firstAudioMs, p.gaps, p.gapSeconds, p.worstGapSeconds], [300, 1, 0.0995, 0.0995]);
+  });
+
+  it('a trial stopped at a gap waits for the sentences still in flight, so they never reach the next trial', async () => {
+    const timers = new VirtualTimers(0);
+    // Two workers; listener 0's sentences: 1 s of audio each; sentence 1 takes 1.5 s, so its gap is known while sentence 2 is still running.
+    const workers = new FakeWorkers(2, timers, (s) => [100, 1500, 5000][s] as number, () => 1);
+    const r = await runTrial({ ...base, workers, offsetsMs: [0], policy: 'fifo', estimatedAudioSeconds: [1, 1, 1], timers, stopAtFirstGap: true });
+    assert.equal(r.state, 'stopped');
+    assert.equal(r.pending, 0);
+    // Settled after the in-flight sentence came back (t = 50 + 100 + 5000), not at the gap (50 + 1500).
+    assert.equal(timers.now(), 5150);
+    const next = await runTrial({ ...base, workers, offsetsMs: [0], policy: 'fifo', estimatedAudioSeconds: [1, 1, 1], timers });
+    assert.equal(next.state, 'done', next.message);
   });
 });

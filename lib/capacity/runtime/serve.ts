@@ -4,12 +4,16 @@
  * Shared by the process and thread entries.
  */
 import { readFileSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { PiperParallelError } from '../../errors.js';
 import { monotonicMs } from '../../measure/clock.js';
 import { readOwnMajorFaults } from '../../measure/memory.js';
 import { InitMessageSchema, type ReceivedParentMessage, type WorkerMessage } from '../../run/messages.js';
 import type { VoiceInfo } from '../../voice/load.js';
 import { Synthesizer } from '../../voice/synthesizer.js';
+
+/** The nice value of capacity workers (the parent keeps 0). */
+export const WORKER_NICE = 5;
 
 export interface ServeHost {
   send(message: WorkerMessage): void;
@@ -31,6 +35,13 @@ export async function serveCapacity(host: ServeHost, first: ReceivedParentMessag
   const init = InitMessageSchema.parse(first);
   if (init.engine.kind !== 'onnxruntime' || init.engine.scope !== 'model') throw new PiperParallelError('USAGE', 'capacity runs onnxruntime-node at scope model only');
   const voice: VoiceInfo = { ...init.voice, configPath: `${init.voice.onnxPath}.json`, sizeBytes: 0, sha256: '', synthetic: init.voice.config.synthetic !== undefined };
+  // Below the parent, which stands for the arriving listeners and must keep their time; set before the
+  // session exists so onnxruntime's threads inherit it. Every worker gets the same, so layouts compare.
+  try {
+    setPriority(WORKER_NICE);
+  } catch {
+    // Not permitted here: the arrivals control will say whether the parent kept time anyway.
+  }
   const t0 = monotonicMs();
   const synth = await host.createSession(() => Synthesizer.create(voice, { threads: init.threads }));
   const feeds = synth.feedsFor(init.prepared);
