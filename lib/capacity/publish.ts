@@ -16,7 +16,7 @@ const GiB = 2 ** 30;
 const MiB = 2 ** 20;
 
 export const CAPACITY_CONTROLS = [
-  'arrivals: every listener arrived within 5 ms of its planned time (workers run at nice 5, so the parent, which stands for the listeners, keeps time)',
+  'arrivals: every listener arrived within 5 ms of its planned time (workers run at nice 10, so the parent, which stands for the listeners, keeps time)',
   'memory: no page swapped during the trial (/proc/vmstat pswpin + pswpout) and at most 64 major page faults in its workers',
   "outside_load: other programs used at most 10% of one core during the trial, on the cores the run may use",
 ];

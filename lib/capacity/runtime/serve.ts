@@ -13,7 +13,7 @@ import type { VoiceInfo } from '../../voice/load.js';
 import { Synthesizer } from '../../voice/synthesizer.js';
 
 /** The nice value of capacity workers (the parent keeps 0). */
-export const WORKER_NICE = 5;
+export const WORKER_NICE = 10;
 
 export interface ServeHost {
   send(message: WorkerMessage): void;
