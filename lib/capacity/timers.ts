@@ -11,8 +11,8 @@ export interface Timers {
   at(ms: number, fn: () => void): () => void;
 }
 
-/** A timer wakes this early, then spins to the instant: setTimeout alone is often 1-2 ms late. */
-const SPIN_MS = 2;
+/** A timer wakes this early, then spins to the instant: setTimeout alone is often 1-2 ms late, and later still when a message is being handled as it falls due. */
+const SPIN_MS = 5;
 
 export const realTimers: Timers = {
   now: monotonicMs,
