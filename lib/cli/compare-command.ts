@@ -6,6 +6,19 @@ import { readJsonFile, firstIssue } from '../archive/read.js';
 import { CapacityArchiveSchema, type CapacityArchive } from '../capacity/schema.js';
 import { capacityComparisonMarkdown, compareCapacity } from '../capacity/compare.js';
 
+/** 2 refused or nothing compared (said on stderr), 4 a regression, else 0; for both kinds of archive. */
+function exitCode(refused: string | null, compared: number, regression: boolean, why: string, io: Io): number {
+  if (refused) {
+    io.err(`piper-parallel: refused: ${refused}`);
+    return 2;
+  }
+  if (compared === 0) {
+    io.err(`piper-parallel: nothing could be compared ${why}`);
+    return 2;
+  }
+  return regression ? 4 : 0;
+}
+
 const isCapacityArchive = (v: unknown): boolean => typeof v === 'object' && v !== null && (v as { type?: unknown }).type === 'capacite';
 
 /** Two capacity archives: exit 4 when a K reached in A is not reached in B. */
@@ -17,15 +30,7 @@ function compareCapacityFiles(files: string[], raw: unknown[], json: boolean, fo
   }) as [CapacityArchive, CapacityArchive];
   const c = compareCapacity(a, b, force);
   io.out(json ? JSON.stringify(c, null, 2) : capacityComparisonMarkdown(c, files[0] ?? '', files[1] ?? ''));
-  if (c.refused) {
-    io.err(`piper-parallel: refused: ${c.refused}`);
-    return 2;
-  }
-  if (c.compared === 0) {
-    io.err('piper-parallel: nothing could be compared (every layout incomparable, failed its controls or in one run only)');
-    return 2;
-  }
-  return c.regression ? 4 : 0;
+  return exitCode(c.refused, c.compared, c.regression, '(every layout incomparable, failed its controls or in one run only)', io);
 }
 
 /** `compare A B`: 0 no regression, 4 a regression, 2 refusal, nothing comparable, or usage error. */
@@ -43,13 +48,5 @@ export async function compareCommand(files: string[], tolerance: string | undefi
   const [a, b] = await Promise.all(files.map((f) => readComparable(f)));
   const c = compareArchives(a!, b!, { tolerancePercent, force });
   io.out(json ? JSON.stringify(c, null, 2) : comparisonMarkdown(c));
-  if (c.refused) {
-    io.err(`piper-parallel: refused: ${c.refused}`);
-    return 2;
-  }
-  if (c.comparedArms === 0) {
-    io.err('piper-parallel: nothing could be compared (every arm incomparable, noisy, failed its controls or in one run only); compare runs of the same workload, each with at least 4 passes and its controls held');
-    return 2;
-  }
-  return c.regression ? 4 : 0;
+  return exitCode(c.refused, c.comparedArms, c.regression, '(every arm incomparable, noisy, failed its controls or in one run only); compare runs of the same workload, each with at least 4 passes and its controls held', io);
 }

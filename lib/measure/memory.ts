@@ -31,6 +31,16 @@ export function readSwapPages(file = '/proc/vmstat'): number | null {
   }
 }
 
+/** Peak resident memory of this process so far (VmHWM), in bytes; undefined where unreadable. */
+export function readOwnPeakRss(): number | undefined {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+    return m ? Number(m[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** This process's major page faults so far; undefined where unreadable. */
 export function readOwnMajorFaults(): number | undefined {
   try {

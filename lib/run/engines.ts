@@ -2,16 +2,14 @@
  * The parent's side of engines: make every voice sherpa-ready and try it in a throwaway process
  * before any stream starts, and say in the archive what each engine was.
  */
-import { createRequire } from 'node:module';
 import type { Archive, Condition } from '../archive/schema.js';
 import type { VoiceInfo } from '../voice/load.js';
 import { probeSherpaVoice } from '../voice/sherpa/probe.js';
 import { sherpaReadyVoice, SHERPA_PROVIDER_CONFIG, type SherpaVoice } from '../voice/sherpa/prepare.js';
+import { ONNXRUNTIME_VERSION } from '../version.js';
 import { PIPER_SESSION_LABEL } from '../voice/synthesizer.js';
 import { engineOf, scopeOf } from './conditions.js';
 import type { EngineSpec } from './messages.js';
-
-const require = createRequire(import.meta.url);
 
 export const SHERPA_SESSION_LABEL = `intra-op T and inter-op T (sherpa-onnx sets both to numThreads; inter-op is unused in sequential execution), sequential, provider config ${SHERPA_PROVIDER_CONFIG.join(' ')} (Piper's graph optimization basic, CPU memory arena off, memory pattern off), one sentence per model run, silence scale 1`;
 
@@ -21,22 +19,13 @@ export interface EnginePlan {
   moteurs: NonNullable<Archive['protocole']['moteurs']>;
 }
 
-function onnxruntimeNodeVersion(): string {
-  try {
-    return (require('onnxruntime-node/package.json') as { version: string }).version;
-  } catch {
-    return 'unknown';
-  }
-}
-
 /** Ready every voice for the engines the conditions use; sherpa-onnx is tried in a child first. */
 export async function planEngines(conditions: readonly Condition[], voices: readonly VoiceInfo[], sampleText: string): Promise<EnginePlan> {
   const used = new Set(conditions.map(engineOf));
   const sherpa = new Map<string, SherpaVoice>();
   const moteurs: EnginePlan['moteurs'] = {};
   if (used.has('onnxruntime')) {
-    const v = onnxruntimeNodeVersion();
-    moteurs.onnxruntime = { version: `onnxruntime-node ${v}`, onnxruntime: v, reglages: PIPER_SESSION_LABEL };
+    moteurs.onnxruntime = { version: `onnxruntime-node ${ONNXRUNTIME_VERSION}`, onnxruntime: ONNXRUNTIME_VERSION, reglages: PIPER_SESSION_LABEL };
   }
   if (used.has('sherpa')) {
     for (const voice of voices) {

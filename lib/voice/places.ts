@@ -22,9 +22,14 @@ export interface VoicePlaces {
 
 export type VoiceSource = '--voices-dir' | './voices' | 'cache' | 'cache (synthetic)';
 
-export function voicePlaces(voicesDir: string | undefined, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): VoicePlaces {
+/** This tool's folder in the user's cache: $XDG_CACHE_HOME/piper-parallel, or ~/.cache/piper-parallel. */
+export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
   const cacheHome = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(os.homedir(), '.cache');
-  return { explicit: voicesDir === undefined ? undefined : path.resolve(cwd, voicesDir), local: path.resolve(cwd, 'voices'), cache: path.join(cacheHome, 'piper-parallel', 'voices') };
+  return path.join(cacheHome, 'piper-parallel');
+}
+
+export function voicePlaces(voicesDir: string | undefined, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): VoicePlaces {
+  return { explicit: voicesDir === undefined ? undefined : path.resolve(cwd, voicesDir), local: path.resolve(cwd, 'voices'), cache: path.join(cacheRoot(env), 'voices') };
 }
 
 /** Synthetic voices of this builder, in the cache. */

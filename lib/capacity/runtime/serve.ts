@@ -3,11 +3,10 @@
  * synthesize whatever sentence the parent sends, one at a time, and say when its audio was ready.
  * Shared by the process and thread entries.
  */
-import { readFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { PiperParallelError } from '../../errors.js';
 import { monotonicMs } from '../../measure/clock.js';
-import { readOwnMajorFaults } from '../../measure/memory.js';
+import { readOwnMajorFaults, readOwnPeakRss } from '../../measure/memory.js';
 import { InitMessageSchema, type ReceivedParentMessage, type WorkerMessage } from '../../run/messages.js';
 import type { VoiceInfo } from '../../voice/load.js';
 import { Synthesizer } from '../../voice/synthesizer.js';
@@ -20,15 +19,6 @@ export interface ServeHost {
   next(): Promise<ReceivedParentMessage>;
   createSession<T>(create: () => Promise<T>): Promise<T>;
   cores(): number[];
-}
-
-function peakRss(): number | undefined {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
-    return m ? Number(m[1]) * 1024 : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 export async function serveCapacity(host: ServeHost, first: ReceivedParentMessage): Promise<void> {
@@ -57,7 +47,7 @@ export async function serveCapacity(host: ServeHost, first: ReceivedParentMessag
     const startMs = monotonicMs();
     const r = await synth.synthesize([feed]);
     const endMs = monotonicMs();
-    const rss = peakRss();
+    const rss = readOwnPeakRss();
     const faults = readOwnMajorFaults();
     host.send({ type: 'done', id: m.id, sentence: m.sentence, startMs, endMs, audioSeconds: r.audioSeconds, ...(rss !== undefined ? { peakRssBytes: rss } : {}), ...(faults !== undefined && faultsBefore !== undefined ? { majorFaultsBefore: faultsBefore, majorFaults: faults } : {}) });
   }

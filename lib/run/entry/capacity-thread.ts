@@ -4,19 +4,13 @@ import { serveCapacity } from '../../capacity/runtime/serve.js';
 import { PiperParallelError } from '../../errors.js';
 import { allowedCores } from '../../measure/clock.js';
 import { currentTid } from '../../measure/thread-cpu.js';
-import { ParentMessageSchema, type ReceivedParentMessage, type WorkerMessage } from '../messages.js';
-import { Inbox } from '../runtime/inbox.js';
+import { portChannel } from '../runtime/channel.js';
 import { failureMessage } from '../runtime/stream.js';
 import type { ThreadTask } from './thread-stream.js';
 
 export default async function capacityThread(task: ThreadTask): Promise<'done' | 'failed'> {
   const { port } = task;
-  const send = (m: WorkerMessage): void => port.postMessage(m);
-  const inbox = new Inbox<ReceivedParentMessage>();
-  port.on('message', (raw: unknown) => {
-    const parsed = ParentMessageSchema.safeParse(raw);
-    if (parsed.success) inbox.push(parsed.data);
-  });
+  const { inbox, send } = portChannel(port);
   try {
     if (task.core !== null) {
       if (!task.taskset) throw new PiperParallelError('AFFINITY', 'affinity was requested but util-linux taskset is not installed; install util-linux or use a free layout');

@@ -10,8 +10,7 @@ import { allowedCores } from '../../measure/clock.js';
 import { currentTid, processTids, threadsCpuSeconds } from '../../measure/thread-cpu.js';
 import { findTaskset } from '../adapters/taskset.js';
 import { SHERPA_THREAD_REFUSAL } from '../conditions.js';
-import { ParentMessageSchema, type ReceivedParentMessage, type WorkerMessage } from '../messages.js';
-import { Inbox } from '../runtime/inbox.js';
+import { portChannel } from '../runtime/channel.js';
 import { SabBarrier } from '../runtime/sab-barrier.js';
 import { failureMessage, runStream, type StreamHost } from '../runtime/stream.js';
 
@@ -27,12 +26,7 @@ export interface ThreadTask {
 
 export default async function threadStream(task: ThreadTask): Promise<'done' | 'failed'> {
   const { port } = task;
-  const send = (m: WorkerMessage): void => port.postMessage(m);
-  const inbox = new Inbox<ReceivedParentMessage>();
-  port.on('message', (raw: unknown) => {
-    const parsed = ParentMessageSchema.safeParse(raw);
-    if (parsed.success) inbox.push(parsed.data);
-  });
+  const { inbox, send } = portChannel(port);
   const barrier = new SabBarrier(task.barrier);
   try {
     const tid = currentTid();

@@ -5,21 +5,12 @@
  */
 import { PiperParallelError } from '../../errors.js';
 import { allowedCores, waitUntil } from '../../measure/clock.js';
-import { ParentMessageSchema, type ReceivedParentMessage, type WorkerMessage } from '../messages.js';
-import { Inbox } from './inbox.js';
+import type { ReceivedParentMessage } from '../messages.js';
+import { processChannel } from './channel.js';
 import { failureMessage, runStream, type StreamHost } from './stream.js';
 
 export async function runProcessStream(wrap: (host: StreamHost, init: ReceivedParentMessage) => StreamHost = (h) => h): Promise<void> {
-  const inbox = new Inbox<ReceivedParentMessage>();
-  const send = (message: WorkerMessage): void => void process.send?.(message);
-  process.on('message', (raw: unknown) => {
-    const parsed = ParentMessageSchema.safeParse(raw);
-    if (parsed.success) inbox.push(parsed.data);
-  });
-  // Ctrl-C reaches the whole process group: the parent decides (SIGTERM, then SIGKILL).
-  process.on('SIGINT', () => undefined);
-  // The parent went away: nothing to report to, stop at once.
-  process.on('disconnect', () => process.exit(0));
+  const { inbox, send } = processChannel();
 
   const host: StreamHost = {
     send,

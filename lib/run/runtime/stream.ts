@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { PiperParallelError, toError } from '../../errors.js';
 import { monotonicMs } from '../../measure/clock.js';
-import { readOwnMajorFaults } from '../../measure/memory.js';
+import { readOwnMajorFaults, readOwnPeakRss } from '../../measure/memory.js';
 import type { VoiceInfo } from '../../voice/load.js';
 import type { ReceivedParentMessage, WorkerMessage } from '../messages.js';
 import { InitMessageSchema } from '../messages.js';
@@ -53,7 +52,7 @@ export async function runStream(host: StreamHost, first: ReceivedParentMessage):
     const t1 = monotonicMs();
     const cpu1 = host.cpuSeconds();
     // Outside the timed window.
-    const peakRssBytes = readPeakRss();
+    const peakRssBytes = readOwnPeakRss();
     const majorFaults = readOwnMajorFaults();
     host.send({
       type: 'pass',
@@ -76,14 +75,4 @@ export async function runStream(host: StreamHost, first: ReceivedParentMessage):
 export function failureMessage(err: unknown): WorkerMessage {
   const e = toError(err);
   return { type: 'failed', message: e.message, code: e instanceof PiperParallelError ? e.code : undefined };
-}
-
-/** VmHWM of this process from /proc (undefined where unreadable). */
-function readPeakRss(): number | undefined {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
-    return m ? Number(m[1]) * 1024 : undefined;
-  } catch {
-    return undefined;
-  }
 }

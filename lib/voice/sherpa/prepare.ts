@@ -5,10 +5,10 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { PiperParallelError, toError } from '../../errors.js';
 import type { VoiceInfo } from '../load.js';
+import { cacheRoot } from '../places.js';
 import { COMPLETE_MARK, ensureEspeakData } from './espeak-data.js';
 import { readModelMetadata, withModelMetadata } from './metadata.js';
 import type { SherpaVoice } from './schema.js';
@@ -28,8 +28,7 @@ export const SHERPA_PROVIDER_CONFIG = ['GraphOptimizationLevel=1', 'EnableCpuMem
 
 /** The cache folder sherpa-ready copies go in ($XDG_CACHE_HOME or ~/.cache, then piper-parallel/sherpa). */
 export function sherpaCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  const home = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(os.homedir(), '.cache');
-  return path.join(home, 'piper-parallel', 'sherpa');
+  return path.join(cacheRoot(env), 'sherpa');
 }
 
 export function sherpaMetadata(voice: VoiceInfo): Record<string, string> {
