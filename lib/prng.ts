@@ -45,3 +45,8 @@ export class Prng {
     return out;
   }
 }
+
+/** A seed for a run that was given none: drawn at random, so reruns do not repeat one order; archived and printed so `--seed` repeats it. */
+export function drawSeed(): number {
+  return 1 + Math.floor(Math.random() * 999_999);
+}

@@ -1,15 +1,21 @@
 /**
- * Two capacity runs side by side, layout by layout: a K reached in A but not in B is a regression.
- * Runs of other machines are refused unless forced; a different workload makes every row INCOMPARABLE.
+ * Two capacity runs side by side, layout by layout and answer by answer. The workloads must match
+ * (text, voice file, first-audio bound, arrivals, schedule, --max-streams, rounds, sessions, and the
+ * seed where it shapes Poisson arrivals), else every row is INCOMPARABLE, naming what differs. An
+ * answer is FEWER only when B's range of K lies wholly below A's: two ranges that overlap are the
+ * same answer measured twice on a noisy machine.
  */
 import { machineFingerprint } from '../measure/machine.js';
 import type { CapacityArchive } from './schema.js';
+import type { CapacityArchiveV1 } from './schema-v1.js';
+import { capacityView, type CapacityView, type Range } from './view.js';
 
 export interface CapacityRow {
   voice: string;
   layout: string;
-  a: number | null;
-  b: number | null;
+  answer: 'no gap' | 'within the bound';
+  a: Range | null;
+  b: Range | null;
   verdict: 'SAME' | 'MORE' | 'FEWER' | 'INCOMPARABLE' | 'CONTROLS FAILED' | 'ONLY IN A' | 'ONLY IN B';
   why: string;
 }
@@ -23,22 +29,50 @@ export interface CapacityComparison {
   compared: number;
 }
 
-function workload(a: CapacityArchive, b: CapacityArchive): string[] {
-  const out: string[] = [];
-  const pa = a.protocole;
-  const pb = b.protocole;
-  if (pa.texte.sha256 !== pb.texte.sha256) out.push('text differs');
-  for (const [name, x, y] of [['arrivals', pa.arrivees, pb.arrivees], ['queue', pa.ordre_file, pb.ordre_file], ['first-audio bound ms', pa.premier_son_max_ms, pb.premier_son_max_ms]] as const) if (x !== y) out.push(`${name} ${x} vs ${y}`);
+function workloadDiffers(a: CapacityView, b: CapacityView): string[] {
+  const out = a.workload.flatMap(([name, x]) => {
+    const y = b.workload.find(([n]) => n === name)?.[1];
+    return x === y ? [] : [`${name} ${x} vs ${y ?? '-'}`];
+  });
+  if (a.schemaVersion !== b.schemaVersion) out.push(`schema ${a.schemaVersion} vs ${b.schemaVersion} ("one process per stream" shared one queue in schema 1)`);
   return out;
 }
 
-/** Whether every trial of that voice and layout held its controls. */
-const held = (a: CapacityArchive, voice: string, layout: string): boolean => a.essais.filter((t) => t.voix === voice && t.disposition === layout).every((t) => t.controle_tenu);
+const show = (r: Range | null): string => (r === null ? '-' : r.min === r.max ? String(r.min) : `${r.min} (up to ${r.max})`);
 
-export function compareCapacity(a: CapacityArchive, b: CapacityArchive, force = false): CapacityComparison {
-  const result: CapacityComparison = { refused: null, forced: [], workloadDiffers: workload(a, b), rows: [], regression: false, compared: 0 };
-  const ma = machineFingerprint(a.machine_detail);
-  const mb = machineFingerprint(b.machine_detail);
+function judge(x: Range, y: Range): { verdict: CapacityRow['verdict']; why: string } {
+  if (y.max < x.min) return { verdict: 'FEWER', why: `B's trials held no K of A's range: ${show(y)} against ${show(x)}` };
+  if (y.min > x.max) return { verdict: 'MORE', why: `B held ${y.min}, above all of A's range (${show(x)})` };
+  return { verdict: 'SAME', why: x.min === y.min ? 'the same K held' : 'the ranges overlap: the same answer within what each run left open' };
+}
+
+function rowsFor(a: CapacityView, b: CapacityView, voice: string, layout: string, differs: string[]): CapacityRow[] {
+  const x = a.answers.find((e) => e.voice === voice && e.layout === layout);
+  const y = b.answers.find((e) => e.voice === voice && e.layout === layout);
+  const answers = [['no gap', x?.noGap?.range ?? null, y?.noGap?.range ?? null], ['within the bound', x?.inBound.range ?? null, y?.inBound.range ?? null]] as const;
+  const voiceDiffers = a.voices.find((v) => v.name === voice)?.sha256 !== b.voices.find((v) => v.name === voice)?.sha256 ? ['voice checksum differs'] : [];
+  return answers.map(([answer, ra, rb]): CapacityRow => {
+    const row = (verdict: CapacityRow['verdict'], why: string): CapacityRow => ({ voice, layout, answer, a: ra, b: rb, verdict, why });
+    if (!x || !y) return row(x ? 'ONLY IN A' : 'ONLY IN B', 'no such layout in the other run');
+    if (!x.controlsHeld || !y.controlsHeld) return row('CONTROLS FAILED', 'a K of this layout was given up on for failed controls; shown, not counted');
+    const why = [...differs, ...voiceDiffers];
+    if (why.length > 0) return row('INCOMPARABLE', why.join('; '));
+    if (!ra || !rb) return row('INCOMPARABLE', `${ra ? 'B' : 'A'} is a schema 1 archive: it measured only the answer within the bound`);
+    const j = judge(ra, rb);
+    return row(j.verdict, j.why);
+  });
+}
+
+type Readable = CapacityView | CapacityArchive | CapacityArchiveV1;
+const asView = (x: Readable, name: string): CapacityView => ('answers' in x ? x : capacityView(x, name));
+
+/** Two capacity archives (either schema, or their views). */
+export function compareCapacity(archiveA: Readable, archiveB: Readable, force = false): CapacityComparison {
+  const a = asView(archiveA, 'archive A');
+  const b = asView(archiveB, 'archive B');
+  const result: CapacityComparison = { refused: null, forced: [], workloadDiffers: workloadDiffers(a, b), rows: [], regression: false, compared: 0 };
+  const ma = machineFingerprint(a.machine);
+  const mb = machineFingerprint(b.machine);
   if (ma !== mb) {
     const why = `different machines (A: ${ma}; B: ${mb})`;
     if (!force) {
@@ -47,26 +81,12 @@ export function compareCapacity(a: CapacityArchive, b: CapacityArchive, force = 
     }
     result.forced.push(why);
   }
-  const keys = [...new Set([...a.capacite, ...b.capacite].map((c) => `${c.voix}\u0000${c.disposition}`))];
+  const keys = [...new Set([...a.answers, ...b.answers].map((c) => `${c.voice}\u0000${c.layout}`))];
   for (const key of keys) {
     const [voice = '', layout = ''] = key.split('\u0000');
-    const x = a.capacite.find((c) => c.voix === voice && c.disposition === layout);
-    const y = b.capacite.find((c) => c.voix === voice && c.disposition === layout);
-    const row = (verdict: CapacityRow['verdict'], why: string): CapacityRow => ({ voice, layout, a: x?.flux_max_sans_trou ?? null, b: y?.flux_max_sans_trou ?? null, verdict, why });
-    if (!x || !y) {
-      result.rows.push(row(x ? 'ONLY IN A' : 'ONLY IN B', 'no such layout in the other run'));
-      continue;
-    }
-    const va = a.voix.find((v) => v.nom === voice)?.sha256;
-    const vb = b.voix.find((v) => v.nom === voice)?.sha256;
-    const differs = [...result.workloadDiffers, ...(va !== vb ? ['voice checksum differs'] : [])];
-    if (!held(a, voice, layout) || !held(b, voice, layout)) result.rows.push(row('CONTROLS FAILED', 'a control failed in a trial of this layout; shown, not counted'));
-    else if (differs.length > 0) result.rows.push(row('INCOMPARABLE', differs.join('; ')));
-    else if (y.flux_max_sans_trou < x.flux_max_sans_trou) {
-      result.regression = true;
-      result.rows.push(row('FEWER', `K=${x.flux_max_sans_trou} held in A, only ${y.flux_max_sans_trou} in B`));
-    } else result.rows.push(row(y.flux_max_sans_trou > x.flux_max_sans_trou ? 'MORE' : 'SAME', y.flux_max_sans_trou > x.flux_max_sans_trou ? `B served ${y.flux_max_sans_trou - x.flux_max_sans_trou} more` : 'the same K held'));
+    result.rows.push(...rowsFor(a, b, voice, layout, result.workloadDiffers));
   }
+  result.regression = result.rows.some((r) => r.verdict === 'FEWER');
   result.compared = result.rows.filter((r) => ['SAME', 'MORE', 'FEWER'].includes(r.verdict)).length;
   return result;
 }
@@ -76,8 +96,8 @@ export function capacityComparisonMarkdown(c: CapacityComparison, fileA: string,
   if (c.refused) return [...lines, '', `REFUSED: ${c.refused}`].join('\n');
   if (c.forced.length > 0) lines.push(`FORCED despite: ${c.forced.join('; ')}`);
   if (c.workloadDiffers.length > 0) lines.push(`workload differs: ${c.workloadDiffers.join('; ')}`);
-  lines.push('', '| voice | layout | A: live streams | B: live streams | verdict | why |', '| --- | --- | --- | --- | --- | --- |');
-  for (const r of c.rows) lines.push(`| ${r.voice} | ${r.layout} | ${r.a ?? '-'} | ${r.b ?? '-'} | ${r.verdict} | ${r.why} |`);
-  lines.push('', c.compared === 0 ? 'NOTHING COMPARED: no layout could be compared; no conclusion' : c.regression ? 'REGRESSION: a K reached in A was not reached in B' : `no regression (${c.compared} layout(s) compared)`);
+  lines.push('', '| voice | layout | answer | A: live streams | B: live streams | verdict | why |', '| --- | --- | --- | --- | --- | --- | --- |');
+  for (const r of c.rows) lines.push(`| ${r.voice} | ${r.layout} | ${r.answer} | ${show(r.a)} | ${show(r.b)} | ${r.verdict} | ${r.why} |`);
+  lines.push('', c.compared === 0 ? 'NOTHING COMPARED: no answer could be compared; no conclusion' : c.regression ? 'REGRESSION: an answer of B lies wholly below A\'s range' : `no regression (${c.compared} answer(s) compared)`);
   return lines.join('\n');
 }

@@ -1,8 +1,11 @@
 import type { Condition } from '../archive/schema.js';
 
-/** How a server is built: W workers (one per stream, or a fixed count) of T threads each. */
+/**
+ * How a server is built. `workers: 'K'`: each listener gets a worker of its own, which serves only
+ * that listener's sentences, in order (a process per call). A number: a pool of that many workers
+ * serving every listener from one queue.
+ */
 export interface Layout {
-  /** 'K': one worker per listener; a number: a fixed pool. */
   workers: 'K' | number;
   threads: number;
   pinned: boolean;
@@ -12,9 +15,12 @@ export interface Layout {
 /** The workers serving K listeners. */
 export const workersAt = (l: Layout, k: number): number => (l.workers === 'K' ? k : l.workers);
 
+/** Each listener has its own worker. */
+export const dedicated = (l: Layout): boolean => l.workers === 'K';
+
 /**
- * The default layouts on C cores: one process per stream (free and pinned), one process with C
- * threads, and a pool of C one-thread processes.
+ * The default layouts on C cores: one process per stream (free and pinned), a pool of C one-thread
+ * processes, and one process with C threads.
  */
 export function defaultLayouts(cores: number, isolation: Condition['isolation'] = 'process'): Layout[] {
   const out: Layout[] = [
@@ -28,6 +34,7 @@ export function defaultLayouts(cores: number, isolation: Condition['isolation'] 
 
 export function layoutName(l: Layout): string {
   const unit = l.isolation === 'thread' ? 'thread worker' : 'process';
-  const who = l.workers === 'K' ? `one ${unit} per stream` : `${l.workers} ${unit}${l.workers > 1 ? (l.isolation === 'thread' ? 's' : 'es') : ''}`;
+  const units = l.isolation === 'thread' ? 'thread workers' : 'processes';
+  const who = l.workers === 'K' ? `one ${unit} per stream` : l.workers === 1 ? `1 ${unit}` : `pool of ${l.workers} ${units}`;
   return `${who} x ${l.threads} thread${l.threads > 1 ? 's' : ''}, ${l.pinned ? 'pinned' : 'free'}`;
 }

@@ -7,7 +7,10 @@ import { PiperParallelError } from '../errors.js';
 import { allowedCores } from '../measure/clock.js';
 import { machineBlock } from '../measure/machine.js';
 import { defaultVoices } from '../run/plan.js';
+import { CAPACITY_SENTENCES } from '../run/default-text.js';
 import { loadText, type TextSource } from '../run/text-source.js';
+import { checkLabel } from '../measure/label.js';
+import { drawSeed } from '../prng.js';
 import type { VoiceInfo } from '../voice/load.js';
 import { loadOnnxruntime } from '../voice/onnxruntime.js';
 import { locateVoice, voicePlaces } from '../voice/places.js';
@@ -23,7 +26,14 @@ export interface CapacityPlan {
   firstAudioMs: number;
   maxStreams: number;
   rounds: number;
+  /** Listener-sessions to hear at each answer. */
+  sessions: number;
+  /** Rounds beyond the planned ones (edges that moved) are added only while they fit in this. */
+  maxMinutes: number;
   seed: number;
+  /** The seed was drawn at random (no --seed). */
+  seedDrawn: boolean;
+  label: string | null;
   settleSeconds: number;
   layouts: Layout[];
   outDir: string;
@@ -39,6 +49,13 @@ export interface CapacityPlan {
   /** Said once, before any trial (e.g. a one-sentence text). */
   notes: string[];
 }
+
+/** The edge K and the next are each tried in at least this many trials, one per round. */
+export const DEFAULT_ROUNDS = 3;
+/** Listener-sessions at each answer: with no gap among 18, the gap rate is below 15% (95%). */
+export const DEFAULT_SESSIONS = 18;
+/** The default run's budget: extra rounds for edges that moved stop here. */
+export const DEFAULT_MAX_MINUTES = 8;
 
 function whole(value: number | undefined, option: string, min: number, fallback: number, example: string): number {
   if (value === undefined) return fallback;
@@ -66,8 +83,12 @@ export async function planCapacity(o: CapacityOptions): Promise<CapacityPlan> {
   const firstAudioMs = o.firstAudioMs ?? 500;
   if (!(Number.isFinite(firstAudioMs) && firstAudioMs > 0)) throw new PiperParallelError('USAGE', `--first-audio-ms must be a number of ms above 0, got ${firstAudioMs}; e.g. --first-audio-ms 500`);
   const maxStreams = whole(o.maxStreams, '--max-streams', 1, 32, '16');
-  const rounds = whole(o.rounds, '--rounds', 1, 2, '2');
-  const seed = whole(o.seed, '--seed', 0, 1, '1');
+  const rounds = whole(o.rounds, '--rounds', 1, DEFAULT_ROUNDS, '3');
+  const sessions = whole(o.sessions, '--sessions', 1, DEFAULT_SESSIONS, '18');
+  const seed = whole(o.seed, '--seed', 0, drawSeed(), '1');
+  const label = checkLabel(o.label);
+  const maxMinutes = o.maxMinutes ?? DEFAULT_MAX_MINUTES;
+  if (!(Number.isFinite(maxMinutes) && maxMinutes > 0)) throw new PiperParallelError('USAGE', `--max-minutes must be a number of minutes above 0, got ${maxMinutes}; e.g. --max-minutes 8`);
   const settleSeconds = whole(o.settleSeconds, '--settle', 0, 30, '30');
   const arrivals = oneOf(o.arrivals, '--arrivals', ARRIVAL_PATTERNS, 'staggered');
   const schedule = oneOf(o.schedule, '--schedule', QUEUE_POLICIES, 'deadline');
@@ -77,7 +98,7 @@ export async function planCapacity(o: CapacityOptions): Promise<CapacityPlan> {
   const names = o.voices ?? (await defaultVoices(places)).map((v) => v.name);
   const voices: VoiceInfo[] = [];
   for (const n of names) voices.push(await locateVoice(n, places));
-  const text = await loadText(o.textFile, o.lines);
+  const text = await loadText(o.textFile, o.lines, { source: 'built-in French reply (capacity)', lines: CAPACITY_SENTENCES });
   const prepared = new Map<string, PreparedText>();
   const notes: string[] = [];
   for (const v of voices) {
@@ -90,7 +111,7 @@ export async function planCapacity(o: CapacityOptions): Promise<CapacityPlan> {
   const cores = allowedCores();
   const date = (o.now ?? (() => new Date()))();
   return {
-    arrivals, schedule, firstAudioMs, maxStreams, rounds, seed, settleSeconds, outDir, text, voices, prepared, cores, date,
+    arrivals, schedule, firstAudioMs, maxStreams, rounds, sessions, maxMinutes, seed, seedDrawn: o.seed === undefined, label, settleSeconds, outDir, text, voices, prepared, cores, date,
     layouts: o.layouts ?? defaultLayouts(cores.length),
     machine: await machineBlock(),
     memAvailableBytes: (o.memAvailableBytes ?? readMemAvailable)(),

@@ -46,26 +46,34 @@ export class SentenceQueue {
     if (sentence === 0) l.firstPlayMs = readyMs;
   }
 
-  dueMs(job: Job): number {
+  dueMs(job: Job, nowMs = Number.NEGATIVE_INFINITY): number {
     const l = this.listeners.get(job.stream) as Listener;
-    let due = l.firstPlayMs ?? l.arrivalMs;
+    let due = l.firstPlayMs ?? Math.max(l.arrivalMs, nowMs);
     for (let i = 0; i < job.sentence; i += 1) due += (l.audioSeconds[i] ?? 0) * 1000;
     return due;
   }
 
-  /** The next sentence to synthesize, taken off the queue. */
-  take(): Job | undefined {
-    if (this.waiting.length === 0) return undefined;
-    let best = 0;
-    if (this.policy === 'deadline') {
-      for (let i = 1; i < this.waiting.length; i += 1) {
-        const a = this.waiting[i] as Job;
-        const b = this.waiting[best] as Job;
-        const da = this.dueMs(a);
-        const db = this.dueMs(b);
-        if (da < db || (da === db && a.seq < b.seq)) best = i;
+  /** Sentences waiting for `stream` (all listeners when undefined). */
+  sizeFor(stream?: number): number {
+    return stream === undefined ? this.waiting.length : this.waiting.filter((j) => j.stream === stream).length;
+  }
+
+  /** The next sentence to synthesize, taken off the queue: of any listener, or only of `stream` (a worker of its own). */
+  take(stream?: number, nowMs?: number): Job | undefined {
+    let best = -1;
+    for (let i = 0; i < this.waiting.length; i += 1) {
+      const a = this.waiting[i] as Job;
+      if (stream !== undefined && a.stream !== stream) continue;
+      if (best < 0) {
+        best = i;
+        if (this.policy === 'fifo') break;
+        continue;
       }
+      const b = this.waiting[best] as Job;
+      const da = this.dueMs(a, nowMs);
+      const db = this.dueMs(b, nowMs);
+      if (da < db || (da === db && a.seq < b.seq)) best = i;
     }
-    return this.waiting.splice(best, 1)[0];
+    return best < 0 ? undefined : this.waiting.splice(best, 1)[0];
   }
 }

@@ -1,8 +1,10 @@
-/** A trial as the archive keeps it: its listeners, its figures, and its controls. */
+/** A trial as the archive keeps it: its listeners, its figures, its controls, and what it shows. */
 import { arrivalsControl, memoryControl, outsideLoadControl, type Control } from '../measure/controls.js';
 import { outsideCoresOver, type CpuSnapshot } from '../measure/system-cpu.js';
 import type { TrialRecord } from './schema.js';
 import type { TrialResult } from './trial.js';
+
+export type TrialPurpose = 'sans_trou' | 'premier_son';
 
 export interface TrialContext {
   voice: string;
@@ -10,6 +12,10 @@ export interface TrialContext {
   k: number;
   workers: number;
   round: number;
+  /** A whole trial (stopped only at a gap), or a first-audio trial (stopped once every first audio is known). */
+  purpose: TrialPurpose;
+  /** 0 for the first try at this K in this round, 1 and 2 for the runs again after a failed control. */
+  retry?: number;
   firstAudioLimitMs: number;
   /** Machine CPU around the trial (none: no outside-load figure). */
   cpu?: { before: CpuSnapshot; after: CpuSnapshot };
@@ -17,9 +23,26 @@ export interface TrialContext {
   swapPages: number | null;
 }
 
-/** K held: the trial finished (or stopped at a gap), no listener heard a gap, first audio p95 within the bound. */
-export function trialHeld(r: TrialResult, firstAudioLimitMs: number): boolean {
-  return r.state === 'done' && r.gaps === 0 && r.firstAudioP95Ms !== null && r.firstAudioP95Ms <= firstAudioLimitMs;
+export interface TrialOutcome {
+  /** No listener heard a gap in a whole trial; false on a gap; null when the trial was not run to the end (nothing known). */
+  gapFree: boolean | null;
+  /** No gap so far and every listener's first audio within the bound. */
+  inBound: boolean;
+}
+
+/** What a trial shows, its controls aside. */
+export function trialOutcome(r: TrialResult, purpose: TrialPurpose, firstAudioLimitMs: number): TrialOutcome {
+  const ended = r.state === 'done' || r.state === 'stopped';
+  if (!ended) return { gapFree: null, inBound: false };
+  const gapFree = r.gaps > 0 ? false : r.state === 'done' ? true : purpose === 'premier_son' ? null : false;
+  const allFirst = r.streams.every((s) => s.sentences.length > 0);
+  const inBound = r.gaps === 0 && allFirst && r.streams.every((s) => s.firstAudioMs <= firstAudioLimitMs);
+  return { gapFree, inBound };
+}
+
+/** K held without a gap: a whole trial that ended with no gap. */
+export function trialHeld(r: TrialResult): boolean {
+  return trialOutcome(r, 'sans_trou', Number.POSITIVE_INFINITY).gapFree === true;
 }
 
 function speed(r: TrialResult): { aggregate: number | null; perStream: number | null } {
@@ -33,21 +56,30 @@ function speed(r: TrialResult): { aggregate: number | null; perStream: number | 
 const known = (x: number): number | null => (Number.isFinite(x) ? x : null);
 
 export function trialRecord(r: TrialResult, c: TrialContext): TrialRecord {
-  const controls: Control[] = [arrivalsControl(r.arrivals.every((a) => Number.isFinite(a.actualMs)) ? r.worstLatenessMs : null), memoryControl(c.swapPages, r.majorFaults)];
+  // Only listeners due before the trial ended are judged: one not due yet did not arrive late.
+  const controls: Control[] = [arrivalsControl(r.worstLatenessMs), memoryControl(c.swapPages, r.majorFaults)];
   if (c.cpu) controls.push(outsideLoadControl(outsideCoresOver([c.cpu])));
   const { aggregate, perStream } = speed(r);
-  const finished = r.state === 'done' || r.state === 'stopped';
+  const outcome = trialOutcome(r, c.purpose, c.firstAudioLimitMs);
+  const ended = r.state === 'done' || r.state === 'stopped';
+  const firstAudio = r.streams.filter((s) => s.sentences.length > 0).map((s) => s.firstAudioMs);
   return {
     voix: c.voice,
     disposition: c.layout,
     flux: c.k,
     travailleurs: c.workers,
     manche: c.round,
+    but: c.purpose,
+    reprise: c.retry ?? 0,
     etat: r.state,
     erreur: r.state === 'done' ? null : (r.message ?? null),
     debut_ms: r.startMs,
-    tenu: trialHeld(r, c.firstAudioLimitMs),
+    fin_ms: r.endMs,
+    sans_trou: outcome.gapFree,
+    dans_la_borne: outcome.inBound,
+    tenu: outcome.gapFree === true,
     premier_son_p95_ms: r.firstAudioP95Ms,
+    premier_son_max_ms: firstAudio.length > 0 ? Math.max(...firstAudio) : null,
     trous: r.gaps,
     flux_avec_trous: r.streamsWithGaps,
     retard_arrivee_max_ms: r.worstLatenessMs,
@@ -56,15 +88,17 @@ export function trialRecord(r: TrialResult, c: TrialContext): TrialRecord {
     rss_pic_octets: r.peakRssBytes,
     flux_detail: r.streams.map((s, i) => ({
       arrivee_prevue_ms: r.arrivals[i]?.plannedMs ?? r.startMs,
-      // A listener that never arrived (the trial was stopped first) has no figures, not invented ones.
+      // A listener that never arrived (the trial ended first) has no figures, not invented ones.
       arrivee_ms: known(s.arrivalMs),
       premier_son_ms: s.sentences.length > 0 ? known(s.firstAudioMs) : null,
+      // Every sentence ready: the listener heard the whole session (with or without a gap).
+      complet: s.sentences.length === r.textSentences,
       trous: s.gaps,
       trous_s: s.gapSeconds,
       pire_trou_s: s.worstGapSeconds,
       phrases: s.sentences.map((p) => ({ pret_ms: p.readyMs, joue_ms: p.playMs, fin_ms: p.endMs, audio_s: p.audioSeconds })),
     })),
     controles: controls,
-    controle_tenu: finished && controls.every((x) => x.held),
+    controle_tenu: ended && controls.every((x) => x.held),
   };
 }

@@ -16,13 +16,16 @@ export const CapacityHeaderSchema = z.object({
   firstAudioMs: z.number().positive(),
   maxStreams: z.number().int().positive(),
   rounds: z.number().int().positive(),
+  sessions: z.number().int().positive(),
+  maxMinutes: z.number().positive(),
   seed: z.number().int(),
+  label: z.string().nullable(),
   layouts: z.array(z.object({ workers: z.union([z.literal('K'), z.number().int().positive()]), threads: z.number().int().positive(), pinned: z.boolean(), isolation: z.enum(['process', 'thread']) })),
   command: z.string(),
 });
 export type CapacityHeader = z.infer<typeof CapacityHeaderSchema>;
 
-const CalibrationSchema = z.object({ audioSeconds: z.array(z.number()), computeSeconds: z.array(z.number()), speed: z.number(), workerRssBytes: z.number().nullable(), memoryWorkers: z.number().int().nullable() });
+const CalibrationSchema = z.object({ audioSeconds: z.array(z.number()), computeSeconds: z.array(z.number()), speed: z.number(), firstSentenceMs: z.record(z.string(), z.number()), loadSeconds: z.number(), workerRssBytes: z.number().nullable(), memoryWorkers: z.number().int().nullable() });
 
 export interface CapacityPartial {
   file: string;

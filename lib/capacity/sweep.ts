@@ -1,30 +1,27 @@
 /**
- * Step 3 of a capacity run: round 1 searches each layout's edge (voices and layouts in a seeded
- * shuffled order, a layout's workers kept between its trials); later rounds test each edge again,
- * in a new order, with fresh workers, and search on where that moved it.
+ * Step 3 of a capacity run, in rounds. Round 1 searches each layout's edges; each later round runs
+ * the edges again (the answer and the K above it, for both answers) until each has its quota of
+ * trials, and where that moves an edge the search goes on from there. Voices and layouts run in a
+ * new seeded order each round, so a layout's trials are spread over the run. Every trial has fresh
+ * workers; a trial whose control failed is run again, up to twice, before its K is given up.
  */
 import type { PartialLog } from '../archive/partial.js';
-import { PiperParallelError } from '../errors.js';
 import type { CpuSampler } from '../measure/system-cpu.js';
-import { readSwapPages } from '../measure/memory.js';
 import { roundOrder } from '../run/schedule.js';
 import type { WorkerAdapter } from '../run/worker.js';
-import { arrivalOffsetsMs } from './arrivals.js';
-import type { Calibration } from './calibrate.js';
-import { predictStreams } from './calibrate.js';
-import { layoutName, workersAt, type Layout } from './layouts.js';
+import { predictStreams, type Calibration } from './calibrate.js';
+import { layoutName, type Layout } from './layouts.js';
 import type { CapacityProgress } from './options.js';
 import type { CapacityPlan } from './plan.js';
-import { ServingPool } from './pool.js';
-import { trialRecord } from './record.js';
 import type { TrialRecord } from './schema.js';
-import { CapacitySearch } from './search.js';
-import { realTimers, type Timers } from './timers.js';
-
-const MIN_LOAD_WINDOW_MS = 1000;
-import { runTrial } from './trial.js';
+import { CapacitySearch, type KOutcome, type Step } from './search.js';
+import type { Timers } from './timers.js';
+import { poolFor, runOneTrial, type TrialBook } from './run-trial.js';
+import type { ServingPool } from './pool.js';
 
 export interface SweepContext {
+  /** When the run began (ms on `timers`), for --max-minutes. */
+  startedMs?: number;
   adapters: { process: WorkerAdapter; thread: WorkerAdapter };
   timers: Timers;
   sampler: CpuSampler;
@@ -39,14 +36,23 @@ export interface SweepContext {
 export interface Sweep {
   voice: string;
   layout: Layout;
+  name: string;
   search: CapacitySearch;
   /** The most listeners memory allows for this layout (null: unknown, not bounded). */
   memoryCap: number | null;
   /** Why a trial broke (a worker died, a timeout), ending this layout's sweep. */
   error?: string;
+  /** Why its edges still lack trials at the end: no room left in --max-minutes, or the rounds ran out. */
+  short?: string;
+  /** K values given up on: every try had a failed control. */
+  givenUp: Array<{ k: number; purpose: Step['purpose']; why: string }>;
 }
 
-export const trialKey = (voice: string, layout: string, k: number, round: number): string => `${voice}|${layout}|K${k}|R${round}`;
+/** A search that takes more trials than this in one round is stopped (outcomes that never settle). */
+const MAX_SEARCH_STEPS = 40;
+
+/** More rounds than planned, at most, when edges keep moving. */
+export const EXTRA_ROUNDS = 3;
 
 /** One search per voice and layout, capped by --max-streams and by memory. */
 export function planSweeps(plan: CapacityPlan, calibrations: Map<string, Calibration>): Sweep[] {
@@ -55,89 +61,100 @@ export function planSweeps(plan: CapacityPlan, calibrations: Map<string, Calibra
     return plan.layouts.map((layout) => {
       const memoryCap = c.memoryWorkers === null ? null : layout.workers === 'K' ? c.memoryWorkers : c.memoryWorkers >= layout.workers ? plan.maxStreams : 0;
       const cap = Math.min(plan.maxStreams, memoryCap ?? plan.maxStreams);
-      return { voice: v.name, layout, search: new CapacitySearch(Math.min(cap, predictStreams(layout, c, plan.cores.length, plan.firstAudioMs)), cap), memoryCap };
+      const p = predictStreams(layout, c, plan.cores.length, plan.firstAudioMs);
+      return { voice: v.name, layout, name: layoutName(layout), search: new CapacitySearch({ predicted: p.streams, predictedInBound: p.inBound, cap, inBoundImpossible: p.inBoundImpossible }), memoryCap, givenUp: [] };
     });
   });
 }
 
-async function trialAt(plan: CapacityPlan, s: Sweep, pool: ServingPool, k: number, round: number, ctx: SweepContext, calibration: Calibration, count: { index: number }): Promise<TrialRecord> {
-  const name = layoutName(s.layout);
-  const key = trialKey(s.voice, name, k, round);
-  const kept = ctx.held.get(key);
-  if (kept) return kept;
-  if (ctx.signal?.aborted) throw new PiperParallelError('ABORTED', `interrupted before ${s.voice} ${name} K=${k}; finished trials kept in ${ctx.partial.file}; resume with: piper-parallel capacity --resume ${ctx.partial.file}`);
-  count.index += 1;
-  ctx.onProgress?.({ kind: 'trial-start', voice: s.voice, layout: name, k, round, index: count.index });
-  const workers = workersAt(s.layout, k);
-  await pool.resize(workers);
-  const swapped = ctx.swapPages ?? (() => readSwapPages());
-  const swap0 = swapped();
-  const before = ctx.sampler.snapshot(pool.pids());
-  const meanSentenceMs = (1000 * calibration.audioSeconds.reduce((a, b) => a + b, 0)) / calibration.audioSeconds.length;
-  const work = calibration.computeSeconds.reduce((a, b) => a + b, 0) * k;
-  const result = await runTrial({
-    workers: pool,
-    offsetsMs: arrivalOffsetsMs(plan.arrivals, k, meanSentenceMs, plan.seed + round),
-    policy: plan.schedule,
-    estimatedAudioSeconds: calibration.audioSeconds,
-    timers: ctx.timers,
-    timeoutMs: Math.max(120_000, 20_000 * work),
-    signal: ctx.signal,
-    // Round 1 only searches: a gap answers the question for this K. Later rounds count every gap.
-    stopAtFirstGap: round === 1,
-  });
-  // Other programs' load over at least a second: over a trial of a few ms, one tick is 10%.
-  const waitMs = before.atMs + MIN_LOAD_WINDOW_MS - performance.now();
-  if (waitMs > 0 && ctx.timers === realTimers) await new Promise((r) => setTimeout(r, waitMs));
-  const after = ctx.sampler.snapshot(pool.pids());
-  const swap1 = swapped();
-  // Workers still busy with this trial's sentences are let go: the next trial starts fresh ones.
-  if (result.pending > 0) await pool.close();
-  const record = trialRecord(result, { voice: s.voice, layout: name, k, workers, round, firstAudioLimitMs: plan.firstAudioMs, cpu: { before, after }, swapPages: swap0 === null || swap1 === null ? null : swap1 - swap0 });
-  if (result.state === 'aborted') throw new PiperParallelError('ABORTED', `interrupted during ${s.voice} ${name} K=${k}; finished trials kept in ${ctx.partial.file}; resume with: piper-parallel capacity --resume ${ctx.partial.file}`);
-  await ctx.partial.append({ key, round, order: count.index, run: record });
-  ctx.onProgress?.({ kind: 'trial-end', trial: record, index: count.index });
-  return record;
+/** Trials a K needs in all: the planned rounds, and at an answer enough for --sessions listener-sessions. */
+export function quotaOf(plan: CapacityPlan, s: Sweep): (k: number) => number {
+  return (k) => {
+    const answer = k === s.search.held() || k === s.search.heldInBound();
+    return answer ? Math.max(plan.rounds, Math.ceil(plan.sessions / k)) : plan.rounds;
+  };
 }
 
-function poolFor(plan: CapacityPlan, s: Sweep, ctx: SweepContext): ServingPool {
-  const v = plan.voices.find((x) => x.name === s.voice);
-  if (!v) throw new Error(`no voice ${s.voice}`);
-  return new ServingPool({
-    adapter: s.layout.isolation === 'thread' ? ctx.adapters.thread : ctx.adapters.process,
-    init: { voice: { name: v.name, onnxPath: v.onnxPath, config: v.config }, threads: s.layout.threads, prepared: plan.prepared.get(v.name) as NonNullable<ReturnType<typeof plan.prepared.get>>, warmup: 1, passes: 1 },
-    coreOf: (i) => (s.layout.pinned ? plan.cores[i % plan.cores.length] : undefined),
-    loadMs: 180_000,
-    graceMs: 2000,
-  });
+const outcomeOf = (t: TrialRecord): KOutcome => ({ gapFree: t.sans_trou, inBound: t.dans_la_borne });
+
+/** One step: the trial, and up to two more when a control failed; the search learns what counted. */
+async function runStep(plan: CapacityPlan, s: Sweep, step: Step, round: number, ctx: SweepContext, c: Calibration, seen: TrialBook, pool: ServingPool): Promise<TrialRecord[]> {
+  const out: TrialRecord[] = [];
+  for (let retry = 0; retry <= 2; retry += 1) {
+    const t = await runOneTrial(plan, s, step, round, retry, ctx, c, seen, pool);
+    if (!t) return out;
+    out.push(t);
+    if (t.etat === 'failed' || t.etat === 'timed-out') {
+      s.error = `K=${step.k}: ${t.erreur ?? t.etat}`;
+      return out;
+    }
+    if (t.controle_tenu) {
+      s.search.record(step.k, outcomeOf(t));
+      return out;
+    }
+  }
+  const failed = out.flatMap((t) => t.controles.filter((x) => !x.held).map((x) => `${x.name} ${x.measured ?? '?'} ${x.unit}`));
+  s.givenUp.push({ k: step.k, purpose: step.purpose, why: [...new Set(failed)].join(', ') });
+  // Never claimed: for (a) it counts as failed; a first-audio trial says nothing of gaps.
+  s.search.record(step.k, { gapFree: step.purpose === 'sans_trou' ? false : null, inBound: false });
+  return out;
+}
+
+/** The search of one sweep, from where it is, until both edges are found. */
+async function search(plan: CapacityPlan, s: Sweep, round: number, ctx: SweepContext, c: Calibration, seen: TrialBook, trials: TrialRecord[], pool: ServingPool): Promise<void> {
+  let steps = 0;
+  for (let step = s.search.next(); step && !s.error; step = s.search.next()) {
+    // Bisection over 1..cap needs a few dozen steps at most: more means the outcomes never settle.
+    if ((steps += 1) > MAX_SEARCH_STEPS) {
+      s.error = `the search did not settle within ${MAX_SEARCH_STEPS} trials in round ${round}`;
+      return;
+    }
+    trials.push(...(await runStep(plan, s, step, round, ctx, c, seen, pool)));
+  }
+}
+
+/** One layout's turn in a round: its edges again (later rounds), then the search wherever they moved. */
+async function turn(plan: CapacityPlan, s: Sweep, round: number, ctx: SweepContext, c: Calibration, seen: TrialBook, trials: TrialRecord[]): Promise<void> {
+  const pool = poolFor(plan, s, ctx);
+  try {
+    if (round > 1) {
+      const quota = quotaOf(plan, s);
+      // Later rounds run the edges again, spreading an answer's quota over the rounds left.
+      const left = Math.max(1, plan.rounds - round + 1);
+      for (const step of s.search.missing(quota)) {
+        const times = Math.max(1, Math.ceil((quota(step.k) - s.search.count(step.k, step.purpose)) / left));
+        for (let n = 0; n < times && !s.error; n += 1) trials.push(...(await runStep(plan, s, step, round, ctx, c, seen, pool)));
+      }
+    }
+    await search(plan, s, round, ctx, c, seen, trials, pool);
+  } finally {
+    await pool.close();
+  }
 }
 
 /** Every round; returns every trial, in the order run (held ones from a resumed run included). */
 export async function runSweeps(plan: CapacityPlan, sweeps: Sweep[], calibrations: Map<string, Calibration>, ctx: SweepContext): Promise<TrialRecord[]> {
   const trials: TrialRecord[] = [];
-  const count = { index: 0 };
-  for (let round = 1; round <= plan.rounds; round += 1) {
+  const seen: TrialBook = { byStep: new Map(), index: 0 };
+  const live = (s: Sweep): boolean => s.search.cap > 0 && !s.error;
+  const roundMs: number[] = [];
+  for (let round = 1; round <= plan.rounds + EXTRA_ROUNDS; round += 1) {
+    const short = sweeps.filter((s) => live(s) && s.search.missing(quotaOf(plan, s)).length > 0);
+    if (round > 1 && short.length === 0) break;
+    // Past the planned rounds, one more only if a round like the last fits in the budget.
+    const elapsedMs = ctx.timers.now() - (ctx.startedMs ?? ctx.timers.now());
+    if (round > plan.rounds && elapsedMs + (roundMs.at(-1) ?? 0) > plan.maxMinutes * 60_000) {
+      for (const s of short) s.short = `another round would pass --max-minutes ${plan.maxMinutes}`;
+      return trials;
+    }
+    const t0 = ctx.timers.now();
     for (const i of roundOrder(sweeps.length, plan.seed, round)) {
       const s = sweeps[i] as Sweep;
-      if (s.search.cap === 0 || s.error) continue;
-      // Later rounds first test the edge again; where that moves it, the search goes on from there.
-      const edge = round === 1 ? [] : s.search.edge();
-      const pool = poolFor(plan, s, ctx);
-      try {
-        for (let k = edge.shift() ?? s.search.next(); k !== undefined; k = edge.shift() ?? s.search.next()) {
-          const t = await trialAt(plan, s, pool, k, round, ctx, calibrations.get(s.voice) as Calibration, count);
-          trials.push(t);
-          // A trial that broke (a worker died, a timeout) ends this layout's sweep: its figures say why.
-          if (t.etat === 'failed' || t.etat === 'timed-out') {
-            s.error = `K=${k}: ${t.erreur ?? t.etat}`;
-            break;
-          }
-          s.search.record(k, t.tenu);
-        }
-      } finally {
-        await pool.close();
-      }
+      if (!live(s)) continue;
+      await turn(plan, s, round, ctx, calibrations.get(s.voice) as Calibration, seen, trials);
     }
+    roundMs.push(ctx.timers.now() - t0);
   }
+  for (const s of sweeps) if (live(s) && s.search.missing(quotaOf(plan, s)).length > 0) s.short = `its edge kept moving through ${plan.rounds + EXTRA_ROUNDS} rounds`;
   return trials;
 }

@@ -11,21 +11,33 @@ export interface Timers {
   at(ms: number, fn: () => void): () => void;
 }
 
-/** A timer wakes this early, then spins to the instant: setTimeout alone is often 1-2 ms late, and later still when a message is being handled as it falls due. */
-const SPIN_MS = 5;
+export interface RealTimers extends Timers {
+  readonly real: true;
+}
 
-export const realTimers: Timers = {
-  now: monotonicMs,
-  at: (ms, fn) => {
-    const t = setTimeout(() => {
-      while (monotonicMs() < ms) {
-        // Spin the last moment: an arrival must be on time (the arrivals control allows 5 ms).
-      }
-      fn();
-    }, Math.max(0, ms - monotonicMs() - SPIN_MS));
-    return () => clearTimeout(t);
-  },
-};
+/**
+ * The wall clock: a timer wakes `spinMs` early, then spins to the instant. setTimeout alone is often
+ * 1-2 ms late, later still when the parent is not scheduled at once; under SCHED_FIFO (see
+ * priority.ts) a 1 ms spin was within 0.08 ms here, at normal priority 5 ms is needed and not always
+ * enough. The spin is the parent's CPU, taken from the workers: no longer than it must be.
+ */
+export function realTimers(spinMs: number): RealTimers {
+  return {
+    real: true,
+    now: monotonicMs,
+    at: (ms, fn) => {
+      const t = setTimeout(() => {
+        while (monotonicMs() < ms) {
+          // Spin the last moment: an arrival must be on time (the arrivals control allows 5 ms).
+        }
+        fn();
+      }, Math.max(0, ms - monotonicMs() - spinMs));
+      return () => clearTimeout(t);
+    },
+  };
+}
+
+export const isReal = (t: Timers): t is RealTimers => (t as Partial<RealTimers>).real === true;
 
 /** Events in time order, then in the order they were set; `now` jumps from one to the next. */
 export class VirtualTimers implements Timers {

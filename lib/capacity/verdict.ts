@@ -1,47 +1,115 @@
 /**
- * The answer, per voice and layout and then per voice: the most live streams served without a
- * gap, the wait for the first word at that K, and what happened one step beyond.
+ * The answers, per voice and layout and then per voice: (a) the most live streams with no gap,
+ * (b) the most with every first audio within the bound too, each with the evidence it rests on
+ * (trials, listener-sessions, an upper bound on the gap rate or on the share over the bound), and
+ * what happened one step beyond.
  */
-import { layoutName } from './layouts.js';
-import type { CapacityEntry, TrialRecord } from './schema.js';
+import { percentUp } from './evidence.js';
+import type { CapacityEntry, Evidence, TrialRecord } from './schema.js';
 import type { Sweep } from './sweep.js';
+import { tallies } from './tally.js';
 
 const ms = (x: number | null): string => (x === null ? '-' : `${Math.round(x)} ms`);
+const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
-/** What the next K looked like: gaps in how many streams, or a first audio over the bound. */
-function beyond(trials: TrialRecord[], limitMs: number): string {
-  // A full trial (a later round) counts every gap; a search step stopped at the first one.
-  const t = trials.find((x) => x.etat === 'done' && !x.tenu) ?? trials.find((x) => !x.tenu) ?? trials[0];
-  if (!t) return '';
-  if (t.trous > 0) return `at ${t.flux}, ${t.etat === 'stopped' ? 'at least ' : ''}${t.trous} gap${t.trous > 1 ? 's' : ''} in ${t.flux_avec_trous} of ${t.flux} streams`;
-  return `at ${t.flux}, first audio p95 ${ms(t.premier_son_p95_ms)}, over the ${limitMs} ms bound`;
+/** "18 listener-sessions, 0 gaps: gap rate below 16% (95% confidence)". */
+export function gapEvidence(e: Evidence): string {
+  const rate = e.taux_trou_max === null ? '' : `: gap rate below ${percentUp(e.taux_trou_max)}% (95% confidence)`;
+  return `${e.essais_tenus} of ${plural(e.essais, 'trial')}, ${plural(e.sessions, 'listener-session')}, ${plural(e.sessions_avec_trou, 'with a gap', 'with a gap')}${rate}`;
 }
 
-export function capacityEntry(s: Sweep, trials: TrialRecord[], voiceLabel: string, maxStreams: number, limitMs: number): CapacityEntry {
-  const name = layoutName(s.layout);
-  const mine = trials.filter((t) => t.voix === s.voice && t.disposition === name);
-  const k = s.search.held();
-  const at = mine.filter((t) => t.flux === k);
-  const p95 = at.length > 0 ? Math.max(...at.map((t) => t.premier_son_p95_ms ?? Number.POSITIVE_INFINITY)) : null;
-  const next = s.search.failedAbove();
-  const nextTrials = mine.filter((t) => t.flux === next);
-  const gapsBeyond = next === undefined ? null : Math.max(0, ...nextTrials.map((t) => t.trous));
-  const borne: CapacityEntry['borne'] = s.error ? 'erreur' : next !== undefined ? 'cpu' : s.search.cap < maxStreams && s.memoryCap !== null && s.memoryCap < maxStreams ? 'memoire' : 'flux_max';
-  const head = `${voiceLabel}, ${name}: `;
-  const served = k === 0 ? 'not even 1 live stream' : `${k} live stream${k > 1 ? 's' : ''} with no gap (first audio p95 ${ms(p95)})`;
-  const tail =
-    borne === 'erreur' ? `; the sweep broke: ${s.error}` :
-    borne === 'cpu' ? `; ${beyond(nextTrials, limitMs)}` :
-    borne === 'memoire' ? `; memory holds no more workers (${s.memoryCap})` :
-    `; --max-streams ${maxStreams} reached`;
-  return { voix: s.voice, disposition: name, flux_max_sans_trou: k, premier_son_p95_ms: k === 0 || p95 === null || !Number.isFinite(p95) ? null : p95, trous_au_dela: gapsBeyond, borne, prediction: s.search.predicted, phrase: `${head}${served}${tail}.` };
+/** "first audio at most 430 ms in 24 sessions: over 500 ms for fewer than 12% of listeners (95%)". */
+export function firstAudioEvidence(e: Evidence, limitMs: number): string {
+  const worst = e.premier_son_borne_centile !== null && e.premier_son_borne_ms !== null
+    ? `; ${ms(e.premier_son_borne_ms)} bounds the ${Math.floor(e.premier_son_borne_centile * 100)}th percentile (95%)`
+    : '';
+  const share = e.part_au_dela_max === null ? '' : `: over ${limitMs} ms for fewer than ${percentUp(e.part_au_dela_max)}% of listeners (95%)`;
+  return `${plural(e.premier_son_sessions, 'session')}, ${e.premier_son_au_dela} over the bound${share}${worst}`;
 }
 
-/** One line per voice: the best layout's answer, then every layout's K. */
-export function voiceVerdict(voiceLabel: string, entries: CapacityEntry[], memory: string): string {
-  const best = [...entries].sort((a, b) => b.flux_max_sans_trou - a.flux_max_sans_trou || (a.premier_son_p95_ms ?? Infinity) - (b.premier_son_p95_ms ?? Infinity))[0];
-  if (!best) return `${voiceLabel}: no layout was measured.`;
-  const rest = best.phrase.slice(best.phrase.indexOf(': ') + 2).replace(/\.$/, '');
-  const head = best.flux_max_sans_trou === 0 ? `${voiceLabel} on this machine: no layout served one live stream without a gap and within the first-audio bound` : `${voiceLabel} on this machine: ${rest.split(';')[0]}, with ${best.disposition}${rest.includes(';') ? `;${rest.slice(rest.indexOf(';') + 1)}` : ''}`;
-  return `${head}. Each layout: ${entries.map((e) => `${e.disposition} ${e.flux_max_sans_trou}`).join('; ')}. ${memory}`;
+/** The K above (a), in words: how many of its trials failed, or why the sweep stopped. */
+function beyondA(s: Sweep, a: number, proofs: Evidence[], borne: CapacityEntry['borne'], maxStreams: number): string {
+  const next = proofs.find((p) => p.flux === a + 1);
+  if (borne === 'erreur') return `the sweep broke: ${s.error}`;
+  if (borne === 'controles') return `at ${a + 1}, a control failed in every try (${s.givenUp.find((g) => g.k === a + 1)?.why}), so it was not counted`;
+  if (borne === 'memoire') return `memory holds no more workers (${s.memoryCap})`;
+  if (borne === 'flux_max') return `--max-streams ${maxStreams} reached`;
+  if (!next) return 'nothing above it was tried';
+  return `at ${a + 1}, gaps in ${next.essais - next.essais_tenus} of ${plural(next.essais, 'trial')}`;
+}
+
+/** Where trials above (a) disagreed: "8 held in 2 of 3 trials". */
+function unsettled(proofs: Evidence[], a: number): string {
+  const mixed = proofs.filter((p) => p.flux > a && p.essais_tenus > 0);
+  return mixed.map((p) => `${p.flux} held in ${p.essais_tenus} of ${plural(p.essais, 'trial')}`).join(', ');
+}
+
+function answerB(s: Sweep, a: number, b: number, proofs: Evidence[], limitMs: number, aloneMs: number | null): string {
+  const t = s.layout.threads;
+  if (s.search.inBoundImpossible) return `none: the first sentence alone takes ${ms(aloneMs)} at ${plural(t, 'thread')}, so no K meets ${limitMs} ms; without the bound: ${a}`;
+  const at = proofs.find((p) => p.flux === b);
+  const next = proofs.find((p) => p.flux === b + 1);
+  const over = next && next.premier_son_au_dela > 0 ? `; at ${b + 1}, ${next.premier_son_au_dela} of ${plural(next.premier_son_sessions, 'listener')} waited longer` : '';
+  if (b === 0) return `none${over}; without the bound: ${a}`;
+  return `${b === a ? 'the same, ' : ''}${b} (${at ? firstAudioEvidence(at, limitMs) : 'no evidence'})${b === a ? '' : over}`;
+}
+
+export interface EntryContext {
+  voiceLabel: string;
+  maxStreams: number;
+  limitMs: number;
+  /** The first sentence alone at the layout's threads, ms. */
+  aloneMs: number | null;
+}
+
+export function capacityEntry(s: Sweep, trials: TrialRecord[], x: EntryContext): CapacityEntry {
+  const mine = trials.filter((t) => t.voix === s.voice && t.disposition === s.name);
+  const proofs = tallies(mine, x.limitMs);
+  const a = s.search.held();
+  const b = s.search.heldInBound();
+  const atA = proofs.find((p) => p.flux === a);
+  const atB = proofs.find((p) => p.flux === b);
+  const above = s.search.failedAbove();
+  const borne: CapacityEntry['borne'] = s.error ? 'erreur' : s.givenUp.some((g) => g.k === above && g.purpose === 'sans_trou') ? 'controles' : above !== undefined ? 'cpu' : s.search.cap < x.maxStreams && s.memoryCap !== null && s.memoryCap < x.maxStreams ? 'memoire' : 'flux_max';
+  const rangeMax = Math.max(a, ...proofs.filter((p) => p.essais_tenus > 0).map((p) => p.flux));
+  const next = proofs.find((p) => p.flux === a + 1);
+  const served = a === 0 ? 'not even 1 live stream with no gap' : `${plural(a, 'live stream')} with no gap (${atA ? gapEvidence(atA) : 'no evidence'})`;
+  const disagree = unsettled(proofs, a);
+  const short = s.short ? ` Fewer trials than asked at its edges: ${s.short}.` : '';
+  const phrase = `${x.voiceLabel}, ${s.name}: ${served}; ${beyondA(s, a, proofs, borne, x.maxStreams)}${disagree ? ` (${disagree})` : ''}.${short} Within ${x.limitMs} ms of first audio: ${answerB(s, a, b, proofs, x.limitMs, x.aloneMs)}.`;
+  return {
+    voix: s.voice,
+    disposition: s.name,
+    flux_max_sans_trou: a,
+    flux_max_dans_la_borne: b,
+    plage_sans_trou: { min: a, max: rangeMax },
+    sessions: atA?.sessions ?? 0,
+    sessions_avec_trou: atA?.sessions_avec_trou ?? 0,
+    taux_trou_max: atA?.taux_trou_max ?? null,
+    essais: atA?.essais ?? 0,
+    essais_tenus: atA?.essais_tenus ?? 0,
+    premier_son_p95_ms: b > 0 ? (atB?.premier_son_p95_ms ?? null) : null,
+    premier_son_seul_ms: x.aloneMs,
+    preuves: proofs,
+    trous_au_dela: next ? Math.max(0, ...mine.filter((t) => t.flux === a + 1 && t.controle_tenu).map((t) => t.trous)) : null,
+    borne,
+    prediction: s.search.predicted,
+    prediction_dans_la_borne: s.search.inBoundImpossible ? 0 : s.search.predictedInBound,
+    controle_tenu: s.givenUp.length === 0 && s.error === undefined,
+    phrase,
+  };
+}
+
+/** One line per voice: the best layout for each answer, then every layout's two answers. */
+export function voiceVerdict(voiceLabel: string, entries: CapacityEntry[], limitMs: number, memory: string): string {
+  if (entries.length === 0) return `${voiceLabel}: no layout was measured.`;
+  const best = (key: 'flux_max_sans_trou' | 'flux_max_dans_la_borne'): CapacityEntry => [...entries].sort((x, y) => y[key] - x[key])[0] as CapacityEntry;
+  const a = best('flux_max_sans_trou');
+  const b = best('flux_max_dans_la_borne');
+  const range = a.plage_sans_trou.max > a.flux_max_sans_trou ? ` (trials up to ${a.plage_sans_trou.max} did not all fail)` : '';
+  const capped = a.borne === 'flux_max' ? ' (the --max-streams cap: it may serve more)' : '';
+  const headA = a.flux_max_sans_trou === 0 ? 'no layout served one live stream without a gap' : `${plural(a.flux_max_sans_trou, 'live stream')} with no gap, with ${a.disposition}${capped}${range}`;
+  const headB = b.flux_max_dans_la_borne === 0 ? `no layout kept every first audio within ${limitMs} ms` : `${b.flux_max_dans_la_borne} with first audio within ${limitMs} ms too, with ${b.disposition}`;
+  const each = entries.map((e) => `${e.disposition} ${e.flux_max_sans_trou} / ${e.flux_max_dans_la_borne}`).join('; ');
+  return `${voiceLabel} on this machine: ${headA}; ${headB}. Each layout (no gap / within the bound): ${each}. ${memory}`;
 }

@@ -6,7 +6,8 @@ import { defaultLayouts } from '../capacity/layouts.js';
 import type { QueuePolicy } from '../capacity/queue.js';
 import { capacityHtml, capacityMarkdown } from '../capacity/report/render.js';
 import { runCapacity, type CapacityOptions, type CapacityProgress } from '../capacity/run-capacity.js';
-import type { CapacityArchive } from '../capacity/schema.js';
+import type { CapacityArchive, TrialRecord } from '../capacity/schema.js';
+import { formatDuration } from '../report/progress.js';
 import { allowedCores } from '../measure/clock.js';
 import { parseChoice, parsePositive, parseWhole } from './parse.js';
 import type { Io } from './run-command.js';
@@ -19,7 +20,10 @@ export interface CapacityFlags {
   'first-audio-ms'?: string;
   'max-streams'?: string;
   rounds?: string;
+  sessions?: string;
+  'max-minutes'?: string;
   seed?: string;
+  label?: string;
   isolation?: string;
   settle?: string;
   'out-dir'?: string;
@@ -40,7 +44,10 @@ function capacityOptions(f: CapacityFlags): CapacityOptions {
     firstAudioMs: f['first-audio-ms'] === undefined ? undefined : parsePositive(f['first-audio-ms'], '--first-audio-ms', '500'),
     maxStreams: f['max-streams'] === undefined ? undefined : parseWhole(f['max-streams'], '--max-streams', 1),
     rounds: f.rounds === undefined ? undefined : parseWhole(f.rounds, '--rounds', 1),
+    sessions: f.sessions === undefined ? undefined : parseWhole(f.sessions, '--sessions', 1),
+    maxMinutes: f['max-minutes'] === undefined ? undefined : parsePositive(f['max-minutes'], '--max-minutes', '8'),
     seed: f.seed === undefined ? undefined : parseWhole(f.seed, '--seed', 0),
+    label: f.label,
     settleSeconds: f.settle === undefined ? undefined : parseWhole(f.settle, '--settle', 0),
     layouts: isolation === undefined ? undefined : defaultLayouts(allowedCores().length, isolation),
     outDir: f['out-dir'],
@@ -51,15 +58,22 @@ function capacityOptions(f: CapacityFlags): CapacityOptions {
 
 function progressLine(e: CapacityProgress): string | undefined {
   if (e.kind === 'voices') return e.voices.map((v) => `voice ${v.name}${v.synthetic ? ': SYNTHETIC stand-in' : ': real Piper voice'}`).join('\n');
-  if (e.kind === 'calibrated') return `${e.voice}: alone x${e.speed.toFixed(1)} real time, sentences ${e.sentenceAudioSeconds.map((s) => s.toFixed(1)).join(', ')} s; a worker peaks at ${e.workerRssBytes === null ? '?' : Math.round(e.workerRssBytes / 2 ** 20)} MiB (memory holds ${e.memoryWorkers ?? '?'})`;
-  if (e.kind === 'note') return `note: ${e.text}`;
-  if (e.kind === 'trial-start') return undefined;
-  if (e.kind === 'trial-end') {
-    const t = e.trial;
-    const failed = t.controles.filter((c) => !c.held).map((c) => c.name);
-    return `trial ${e.index} (round ${t.manche}): ${t.voix}, ${t.disposition}, K=${t.flux}: ${t.etat !== 'done' && t.etat !== 'stopped' ? `${t.etat.toUpperCase()} ${t.erreur ?? ''}` : t.tenu ? 'held' : 'failed'}, first audio p95 ${t.premier_son_p95_ms === null ? '-' : Math.round(t.premier_son_p95_ms)} ms, ${t.trous} gap(s)${t.etat === 'stopped' ? ' (stopped at the first)' : ''}${failed.length > 0 ? `, control FAILED: ${failed.join(', ')}` : ''}`;
+  if (e.kind === 'calibrated') {
+    const first = Object.entries(e.firstSentenceMs).map(([t, ms]) => `${Math.round(ms)} ms at ${t} thread${t === '1' ? '' : 's'}`).join(', ');
+    return `${e.voice}: alone x${e.speed.toFixed(1)} real time, sentences ${e.sentenceAudioSeconds.map((s) => s.toFixed(1)).join(', ')} s, the first alone ${first}; a worker peaks at ${e.workerRssBytes === null ? '?' : Math.round(e.workerRssBytes / 2 ** 20)} MiB (memory holds ${e.memoryWorkers ?? '?'})`;
   }
+  if (e.kind === 'plan') return `plan: about ${formatDuration(e.seconds)} (${e.trials} trials or so), ${e.sessions} listener-sessions at each answer; seed ${e.seed}${e.seedDrawn ? ' (drawn at random; --seed repeats it)' : ''}`;
+  if (e.kind === 'note') return `note: ${e.text}`;
+  if (e.kind === 'trial-end') return trialLine(e.trial, e.index);
   return undefined;
+}
+
+function trialLine(t: TrialRecord, index: number): string {
+  const failed = t.controles.filter((c) => !c.held).map((c) => `${c.name} ${c.measured ?? '?'} ${c.unit}`);
+  const kind = t.but === 'premier_son' ? 'first audio' : 'whole';
+  const outcome = t.etat !== 'done' && t.etat !== 'stopped' ? `${t.etat.toUpperCase()} ${t.erreur ?? ''}` : t.but === 'sans_trou' ? (t.tenu ? 'no gap' : 'gap') : t.sans_trou === false ? 'gap' : t.dans_la_borne ? 'in bound' : 'over the bound';
+  const first = t.premier_son_max_ms === null ? '-' : `${Math.round(t.premier_son_max_ms)} ms`;
+  return `trial ${index} (round ${t.manche}${t.reprise > 0 ? `, again #${t.reprise}` : ''}): ${t.voix}, ${t.disposition}, K=${t.flux} ${kind}: ${outcome}, first audio at most ${first}, ${t.trous} gap(s)${t.etat === 'stopped' ? ` (stopped: ${t.erreur})` : ''}${failed.length > 0 ? `, control FAILED: ${failed.join(', ')} (not counted)` : ''}`;
 }
 
 async function writeCapacityReports(file: string, a: CapacityArchive): Promise<string[]> {
@@ -75,7 +89,10 @@ export async function capacityCommand(flags: CapacityFlags, command: string, io:
   const { archive, path: file } = await runCapacity({ ...options, command, signal, onProgress: (e) => { const l = progressLine(e); if (l) say(l); } });
   if (flags.json) io.out(JSON.stringify(archive, null, 2));
   for (const p of archive.phrases) say(`capacity: ${p}`);
-  say(archive.controle_tenu ? 'controls: all held' : `controls: FAILED in ${archive.essais.filter((t) => !t.controle_tenu).length} trial(s): nothing from this run may be published`);
+  const rerun = archive.essais.filter((t) => !t.controle_tenu).length;
+  const broken = archive.capacite.filter((c) => c.borne === 'erreur').length;
+  const why = broken > 0 ? `${broken} layout sweep(s) broke` : 'a K was given up on after its controls failed three times';
+  say(archive.controle_tenu ? `controls: every answer rests on trials whose controls held${rerun > 0 ? ` (${rerun} trial(s) failed a control and were run again)` : ''}` : `controls: FAILED: ${why}; nothing from this run may be published`);
   say(`wall time: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   if (flags.quiet && !flags.json) io.out(file);
   else say(`archive: ${file}`);

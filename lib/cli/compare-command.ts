@@ -2,9 +2,9 @@ import { compareArchives, comparisonMarkdown } from '../compare/compare.js';
 import { readComparable } from '../compare/read.js';
 import { PiperParallelError } from '../errors.js';
 import type { Io } from './run-command.js';
-import { readJsonFile, firstIssue } from '../archive/read.js';
-import { CapacityArchiveSchema, type CapacityArchive } from '../capacity/schema.js';
+import { readJsonFile } from '../archive/read.js';
 import { capacityComparisonMarkdown, compareCapacity } from '../capacity/compare.js';
+import { capacityView } from '../capacity/view.js';
 
 /** 2 refused or nothing compared (said on stderr), 4 a regression, else 0; for both kinds of archive. */
 function exitCode(refused: string | null, compared: number, regression: boolean, why: string, io: Io): number {
@@ -21,16 +21,12 @@ function exitCode(refused: string | null, compared: number, regression: boolean,
 
 const isCapacityArchive = (v: unknown): boolean => typeof v === 'object' && v !== null && (v as { type?: unknown }).type === 'capacite';
 
-/** Two capacity archives: exit 4 when a K reached in A is not reached in B. */
+/** Two capacity archives (either schema): exit 4 when an answer of B lies wholly below A's range. */
 function compareCapacityFiles(files: string[], raw: unknown[], json: boolean, force: boolean, io: Io): number {
-  const [a, b] = raw.map((v, i): CapacityArchive => {
-    const parsed = CapacityArchiveSchema.safeParse(v);
-    if (!parsed.success) throw new PiperParallelError('USAGE', `${files[i]} is not a capacity archive this version reads (${firstIssue(parsed.error)})`);
-    return parsed.data;
-  }) as [CapacityArchive, CapacityArchive];
+  const [a, b] = raw.map((v, i) => capacityView(v, files[i] ?? '')) as [ReturnType<typeof capacityView>, ReturnType<typeof capacityView>];
   const c = compareCapacity(a, b, force);
   io.out(json ? JSON.stringify(c, null, 2) : capacityComparisonMarkdown(c, files[0] ?? '', files[1] ?? ''));
-  return exitCode(c.refused, c.compared, c.regression, '(every layout incomparable, failed its controls or in one run only)', io);
+  return exitCode(c.refused, c.compared, c.regression, '(every answer incomparable, failed its controls or in one run only)', io);
 }
 
 /** `compare A B`: 0 no regression, 4 a regression, 2 refusal, nothing comparable, or usage error. */

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { firstIssue, readArchive, readJsonFile } from '../archive/read.js';
 import { capacityHtml, capacityMarkdown } from '../capacity/report/render.js';
-import { CapacityArchiveSchema } from '../capacity/schema.js';
+import { CAPACITY_SCHEMA_VERSION, CapacityArchiveSchema } from '../capacity/schema.js';
 import { PiperParallelError } from '../errors.js';
 import { renderHtml } from '../report/html.js';
 import { renderMarkdown } from '../report/markdown.js';
@@ -16,6 +16,8 @@ export async function reportCommand(files: string[], format: string | undefined,
   const value = await readJsonFile(file);
   let text: string;
   if (typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'capacite') {
+    const version = (value as { schema_version?: unknown }).schema_version;
+    if (typeof version === 'number' && version < CAPACITY_SCHEMA_VERSION) throw new PiperParallelError('USAGE', `${file} is a schema ${version} capacity archive (one answer, which required the first-audio bound); piper-parallel compare and summary still read it, report needs schema ${CAPACITY_SCHEMA_VERSION}: run the measurement again`);
     const parsed = CapacityArchiveSchema.safeParse(value);
     if (!parsed.success) throw new PiperParallelError('USAGE', `${file} is not a capacity archive this version reads (${firstIssue(parsed.error)}); give a file from measurements/`);
     text = kind === 'md' ? capacityMarkdown(parsed.data) : await capacityHtml(parsed.data);

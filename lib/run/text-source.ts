@@ -17,14 +17,14 @@ export function fingerprint(lines: readonly string[]): { sha256: string; charact
   return { sha256: createHash('sha256').update(joined, 'utf8').digest('hex'), characters: [...joined].length };
 }
 
-/** The built-in sentences, or a file with one sentence per line (UTF-8, at most 1 MB). */
-export async function loadText(textFile?: string, lines?: readonly string[]): Promise<TextSource> {
+/** The built-in sentences (`builtIn`, throughput's by default), or a file with one sentence per line (UTF-8, at most 1 MB). */
+export async function loadText(textFile?: string, lines?: readonly string[], builtIn: { source: string; lines: readonly string[] } = { source: 'built-in French sentences', lines: DEFAULT_SENTENCES }): Promise<TextSource> {
   if (lines) {
     const kept = lines.map((l) => l.trim()).filter((l) => l.length > 0);
     if (kept.length === 0) throw new PiperParallelError('TEXT', 'the text has no sentence; give at least one non-empty line');
     return { source: 'lines given by the caller', lines: kept, ...fingerprint(kept) };
   }
-  if (!textFile) return { source: 'built-in French sentences', lines: [...DEFAULT_SENTENCES], ...fingerprint(DEFAULT_SENTENCES) };
+  if (!textFile) return { source: builtIn.source, lines: [...builtIn.lines], ...fingerprint(builtIn.lines) };
   let bytes: Buffer;
   try {
     const s = await stat(textFile);

@@ -2,35 +2,71 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { capacityComparisonMarkdown, compareCapacity } from '../../lib/capacity/compare.js';
 import type { CapacityArchive } from '../../lib/capacity/schema.js';
+import { capacityView, type CapacityView } from '../../lib/capacity/view.js';
+import { FIXTURE_MACHINE, sweepOn } from './sweep-harness.js';
 
-function archive(ks: Record<string, number>, edit: (a: CapacityArchive) => void = () => undefined): CapacityArchive {
-  const a = {
-    machine_detail: { architecture: 'x64', cpu: 'cpu', coeurs_logiques: 2, memoire_octets: 1, coeurs_autorises: [0, 1] },
-    protocole: { texte: { sha256: 'aa' }, arrivees: 'staggered', ordre_file: 'deadline', premier_son_max_ms: 500 },
-    voix: [{ nom: 'v', sha256: 'ff' }],
-    essais: Object.keys(ks).map((d) => ({ voix: 'v', disposition: d, controle_tenu: true })),
-    capacite: Object.entries(ks).map(([d, k]) => ({ voix: 'v', disposition: d, flux_max_sans_trou: k })),
-  } as unknown as CapacityArchive;
-  edit(a);
-  return a;
+type Answers = Record<string, [number, number, number?]>;
+
+/** A capacity run as compare reads it: per layout (a) with its range's top, and (b). */
+function view(answers: Answers, edit: (v: CapacityView) => void = () => undefined): CapacityView {
+  const v: CapacityView = {
+    schemaVersion: 2, machine: structuredClone(FIXTURE_MACHINE), label: null, cores: 2, dateUtc: '2026-12-01T00:00:00Z', toolVersion: '0.2.0', onnxruntimeVersion: '1.30.0',
+    workload: [['text', 'aa'], ['first-audio bound ms', '500'], ['arrivals', 'staggered'], ['schedule', 'deadline'], ['max-streams', '32'], ['rounds', '3'], ['sessions', '18'], ['seed', 'any']],
+    voices: [{ name: 'v', sha256: 'ff', synthetic: true, speedAlone: 5, workerRssBytes: 1 }],
+    answers: Object.entries(answers).map(([layout, [a, b, top]]) => ({ voice: 'v', layout, noGap: { k: a, range: { min: a, max: top ?? a }, sessions: 18, gapRateMax: 0.15 }, inBound: { k: b, range: { min: b, max: b }, firstAudioP95Ms: 300 }, controlsHeld: true, phrase: '' })),
+    controlsHeld: true,
+  };
+  edit(v);
+  return v;
 }
 
 describe('compare on capacity archives', () => {
-  it('a K reached in A but not in B is a regression; more or the same is not', () => {
-    const c = compareCapacity(archive({ pool: 3, single: 2 }), archive({ pool: 2, single: 4 }));
-    assert.deepEqual(c.rows.map((r) => [r.layout, r.verdict]), [['pool', 'FEWER'], ['single', 'MORE']]);
+  it('FEWER only when B\'s range lies wholly below A\'s; overlapping ranges are the same answer', () => {
+    const c = compareCapacity(view({ pool: [10, 4, 11], single: [6, 2] }), view({ pool: [11, 4], single: [4, 2, 5] }));
+    assert.deepEqual(c.rows.map((r) => [r.layout, r.answer, r.verdict]), [['pool', 'no gap', 'SAME'], ['pool', 'within the bound', 'SAME'], ['single', 'no gap', 'FEWER'], ['single', 'within the bound', 'SAME']]);
     assert.equal(c.regression, true);
-    assert.match(capacityComparisonMarkdown(c, 'a', 'b'), /REGRESSION: a K reached in A was not reached in B/);
-    assert.equal(compareCapacity(archive({ pool: 3 }), archive({ pool: 3 })).regression, false);
+    assert.match(capacityComparisonMarkdown(c, 'a', 'b'), /\| v \| single \| no gap \| 6 \| 4 \(up to 5\) \| FEWER \|/);
+    assert.match(capacityComparisonMarkdown(c, 'a', 'b'), /REGRESSION: an answer of B lies wholly below A's range/);
+    // 8 against 6 to 7: above all of A's range.
+    assert.equal(compareCapacity(view({ single: [6, 2, 7] }), view({ single: [8, 2] })).rows[0]?.verdict, 'MORE');
+    assert.equal(compareCapacity(view({ single: [6, 2, 7] }), view({ single: [7, 2] })).regression, false);
+    // 5 to 6 against 6 to 7: B's answer is lower, but its range reaches A's: the same answer.
+    assert.equal(compareCapacity(view({ single: [6, 2, 7] }), view({ single: [5, 2, 6] })).rows[0]?.verdict, 'SAME');
   });
 
-  it('refuses another machine unless forced; another workload or failed controls are not counted', () => {
-    const other = archive({ pool: 1 }, (a) => { a.machine_detail.cpu = 'other'; });
-    assert.match(compareCapacity(archive({ pool: 3 }), other).refused ?? '', /^different machines/);
-    assert.equal(compareCapacity(archive({ pool: 3 }), other, true).regression, true);
-    const text = compareCapacity(archive({ pool: 3 }), archive({ pool: 1 }, (a) => { a.protocole.arrivees = 'together'; }));
-    assert.deepEqual([text.rows[0]?.verdict, text.rows[0]?.why, text.regression, text.compared], ['INCOMPARABLE', 'arrivals staggered vs together', false, 0]);
-    const failed = compareCapacity(archive({ pool: 3 }), archive({ pool: 1 }, (a) => { a.essais[0]!.controle_tenu = false; }));
+  it('another workload is INCOMPARABLE, naming each difference; another machine is refused unless forced; failed controls are not counted', () => {
+    for (const [name, value] of [['max-streams', '16'], ['rounds', '2'], ['first-audio bound ms', '800'], ['schedule', 'fifo'], ['sessions', '60']] as const) {
+      const c = compareCapacity(view({ pool: [10, 4] }), view({ pool: [3, 1] }, (v) => { v.workload = v.workload.map(([n, x]) => [n, n === name ? value : x]); }));
+      assert.deepEqual([c.rows[0]?.verdict, c.regression, c.compared], ['INCOMPARABLE', false, 0]);
+      assert.match(c.rows[0]?.why ?? '', new RegExp(`^${name} \\S+ vs ${value}$`));
+    }
+    const other = view({ pool: [1, 1] }, (v) => { v.machine.cpu = 'other'; });
+    assert.match(compareCapacity(view({ pool: [9, 3] }), other).refused ?? '', /^different machines/);
+    assert.equal(compareCapacity(view({ pool: [9, 3] }), other, true).regression, true);
+    const failed = compareCapacity(view({ pool: [9, 3] }), view({ pool: [1, 1] }, (v) => { (v.answers[0] as { controlsHeld: boolean }).controlsHeld = false; }));
     assert.deepEqual([failed.rows[0]?.verdict, failed.regression], ['CONTROLS FAILED', false]);
   });
+
+  it('reads a schema 1 archive: its one answer is the one within the bound, the other unknown, and its rounds differ', async () => {
+    const { archive } = await sweepOn({ machine: { cores: 2, speed: 1.25, audioSeconds: [1, 1, 1] }, layouts: [{ workers: 2, threads: 1, pinned: false, isolation: 'process' }], sessions: 6 });
+    const v1 = schemaOne(archive, 3);
+    const read = capacityView(v1, 'old.json');
+    assert.deepEqual([read.schemaVersion, read.answers[0]?.noGap, read.answers[0]?.inBound.k], [1, null, 3]);
+    const c = compareCapacity(v1 as unknown as CapacityArchive, archive);
+    assert.deepEqual(c.rows.map((r) => r.verdict), ['INCOMPARABLE', 'INCOMPARABLE']);
+    assert.match(c.workloadDiffers.join('; '), /sessions none \(schema 1\) vs 6; .*schema 1 vs 2/);
+    assert.throws(() => capacityView({ schema_version: 1, type: 'capacite' }, 'broken.json'), /broken\.json is not a capacity archive this version reads \(outil: /);
+  });
 });
+
+/** What a schema 1 archive of the same run looked like: one answer per layout, no evidence, no first-answer fields. */
+function schemaOne(a: CapacityArchive, k: number): unknown {
+  const { sessions: _s, priorite_parent: _p, ...protocole } = a.protocole;
+  return {
+    ...a, schema_version: 1, protocole,
+    etiquette: undefined, duree_prevue_s: undefined, duree_s: undefined,
+    voix: a.voix.map(({ premier_son_seul_ms: _f, ...v }) => v),
+    essais: a.essais.map(({ but: _b, reprise: _r, fin_ms: _e, sans_trou: _t, dans_la_borne: _d, premier_son_max_ms: _m, flux_detail, ...t }) => ({ ...t, flux_detail: flux_detail.map(({ complet: _c, ...s }) => s) })),
+    capacite: a.capacite.map((e) => ({ voix: e.voix, disposition: e.disposition, flux_max_sans_trou: k, premier_son_p95_ms: 300, trous_au_dela: 2, borne: 'cpu', prediction: 3, phrase: 'old' })),
+  };
+}

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { playback } from '../../lib/capacity/playback.js';
-import { trialHeld, trialRecord } from '../../lib/capacity/record.js';
+import { trialHeld, trialOutcome, trialRecord } from '../../lib/capacity/record.js';
 import { VirtualTimers } from '../../lib/capacity/timers.js';
 import { runTrial } from '../../lib/capacity/trial.js';
 import { FakeWorkers } from './fake-workers.js';
@@ -21,8 +21,9 @@ describe('a capacity trial, with fake workers on virtual time', () => {
     assert.equal(r.gaps, 0);
     // Nearest-rank p95 of [500, 1000] is 1000.
     assert.equal(r.firstAudioP95Ms, 1000);
-    assert.equal(trialHeld(r, 1000), true);
-    assert.equal(trialHeld(r, 999), false);
+    assert.equal(trialHeld(r), true);
+    assert.equal(trialOutcome(r, 'sans_trou', 1000).inBound, true);
+    assert.equal(trialOutcome(r, 'sans_trou', 999).inBound, false);
     assert.equal(r.worstLatenessMs, 0);
   });
 
@@ -45,8 +46,8 @@ describe('a capacity trial, with fake workers on virtual time', () => {
     const s = r.streams[0]!;
     assert.deepEqual([s.firstAudioMs, s.gaps, s.gapSeconds, s.worstGapSeconds], [200, 1, 0.5, 0.5]);
     assert.deepEqual(s.sentences.map((p) => [p.playMs, p.gapMs]), [[250, 0], [1750, 500]]);
-    assert.equal(trialHeld(r, 10_000), false);
-    const rec = trialRecord(r, { voice: 'v', layout: 'l', k: 1, workers: 1, round: 1, firstAudioLimitMs: 500, swapPages: 0 });
+    assert.equal(trialHeld(r), false);
+    const rec = trialRecord(r, { voice: 'v', layout: 'l', k: 1, workers: 1, round: 1, purpose: 'sans_trou', firstAudioLimitMs: 500, swapPages: 0 });
     assert.deepEqual([rec.tenu, rec.trous, rec.flux_avec_trous, rec.premier_son_p95_ms], [false, 1, 1, 200]);
     assert.deepEqual(rec.flux_detail[0]!.phrases.map((p) => p.joue_ms), [250, 1750]);
   });
@@ -57,27 +58,43 @@ describe('a capacity trial, with fake workers on virtual time', () => {
       // Every sentence 1 s of audio, computed in 1/speed s: the listener's own x real time.
       const workers = new FakeWorkers(1, timers, () => 1000 / speed, () => 1);
       const r = await runTrial({ ...base, workers, offsetsMs: [0], policy: 'deadline', estimatedAudioSeconds: [1, 1, 1, 1], timers });
-      const rec = trialRecord(r, { voice: 'v', layout: 'l', k: 1, workers: 1, round: 2, firstAudioLimitMs: 5000, swapPages: 0 });
+      const rec = trialRecord(r, { voice: 'v', layout: 'l', k: 1, workers: 1, round: 2, purpose: 'sans_trou', firstAudioLimitMs: 5000, swapPages: 0 });
       assert.ok(Math.abs((rec.debit_par_flux ?? 0) - speed) < 1e-9, `per stream x${rec.debit_par_flux}`);
       assert.equal(rec.trous > 0, expectGaps, `x${speed}: ${rec.trous} gaps`);
       assert.equal(rec.trous, expectGaps ? 3 : 0);
     }
   });
 
-  it('staggered listeners: lateness 0 on virtual time, and the arrivals control holds; a search step stops at its first gap', async () => {
+  it('a trial stopped at a gap before every listener arrived: only the listeners due count for the arrivals control', async () => {
     const timers = new VirtualTimers(1000);
-    // Each 1 s sentence takes 1.2 s: listener 0's second sentence is ready 200 ms after its first ended.
+    // Each 1 s sentence takes 1.2 s on the one worker: listener 0's second sentence is 200 ms late, at 50 + 2400.
     const workers = new FakeWorkers(1, timers, () => 1200, () => 1);
-    const r = await runTrial({ ...base, workers, offsetsMs: [0, 300, 600], policy: 'fifo', estimatedAudioSeconds: [1, 1], timers, stopAtFirstGap: true });
+    const r = await runTrial({ ...base, workers, offsetsMs: [0, 300, 600, 5000], policy: 'fifo', estimatedAudioSeconds: [1, 1], timers, stop: { atGap: true } });
     assert.equal(r.state, 'stopped');
     assert.equal(r.gaps, 1);
-    assert.equal(r.jobs.length, 2);
-    // The one worker was idle when it stopped: nothing in flight.
-    assert.equal(r.pending, 0);
-    assert.deepEqual(r.arrivals.map((a) => a.actualMs - a.plannedMs), [0, 0, 0]);
-    const rec = trialRecord(r, { voice: 'v', layout: 'l', k: 3, workers: 1, round: 1, firstAudioLimitMs: 500, swapPages: 0 });
+    assert.deepEqual([r.endMs, r.settledMs], [1000 + 50 + 2400, 1000 + 50 + 2400]);
+    // The last listener was due at 6050, after the trial ended: not due, not late, not arrived.
+    assert.deepEqual(r.arrivals.map((a) => a.due), [true, true, true, false]);
+    assert.equal(r.worstLatenessMs, 0);
+    const rec = trialRecord(r, { voice: 'v', layout: 'l', k: 4, workers: 1, round: 1, purpose: 'sans_trou', firstAudioLimitMs: 500, swapPages: 0 });
     assert.equal(rec.controles.find((c) => c.name === 'arrivals')?.held, true);
     assert.equal(rec.controle_tenu, true);
+    assert.deepEqual([rec.tenu, rec.sans_trou], [false, false]);
+    assert.equal(rec.flux_detail[3]?.arrivee_ms, null);
+    // Listener 0 waited 1200 ms; listeners 1 and 2 had no audio yet and count their wait so far (3450 - 1350, 3450 - 1650), not nothing.
+    assert.equal(r.firstAudioP95Ms, 2100);
+  });
+
+  it('a due listener that arrives late fails the arrivals control, whatever it heard', async () => {
+    const inner = new VirtualTimers(0);
+    let calls = 0;
+    // The trial's second timer (the second arrival) fires 8 ms after it is due.
+    const timers = { now: () => inner.now(), at: (ms: number, fn: () => void) => inner.at(ms + (calls++ === 2 ? 8 : 0), fn) };
+    const workers = new FakeWorkers(2, inner, () => 100, () => 1);
+    const r = await runTrial({ ...base, workers, offsetsMs: [0, 500], policy: 'fifo', estimatedAudioSeconds: [1, 1], timers });
+    assert.equal(r.worstLatenessMs, 8);
+    const rec = trialRecord(r, { voice: 'v', layout: 'l', k: 2, workers: 2, round: 1, purpose: 'sans_trou', firstAudioLimitMs: 500, swapPages: 0 });
+    assert.deepEqual([rec.tenu, rec.controle_tenu, rec.controles.find((c) => c.name === 'arrivals')?.measured], [true, false, 8]);
   });
 
   it('a worker that fails ends the trial as failed, naming it; a trial past its time is timed-out', async () => {
@@ -85,10 +102,8 @@ describe('a capacity trial, with fake workers on virtual time', () => {
     const failing = new FakeWorkers(2, timers, () => 100, () => 1, { worker: 1, job: 1 });
     const r = await runTrial({ ...base, workers: failing, offsetsMs: [0], policy: 'fifo', estimatedAudioSeconds: [1, 1], timers });
     assert.deepEqual([r.state, r.message], ['failed', 'worker 1 failed: injected']);
-    const slow = new FakeWorkers(1, new VirtualTimers(0), () => 100_000, () => 1);
     const t2 = new VirtualTimers(0);
     const r2 = await runTrial({ ...base, workers: new FakeWorkers(1, t2, () => 100_000, () => 1), offsetsMs: [0], policy: 'fifo', estimatedAudioSeconds: [1], timers: t2, timeoutMs: 5000 });
-    assert.equal(slow.count, 1);
     assert.deepEqual([r2.state, r2.message], ['timed-out', 'the trial did not finish within 5 s']);
     // Fake worker w takes w major faults per job; a worker given no job took none.
     const t3 = new VirtualTimers(0);
@@ -106,12 +121,47 @@ describe('a capacity trial, with fake workers on virtual time', () => {
     const timers = new VirtualTimers(0);
     // Two workers; listener 0's sentences: 1 s of audio each; sentence 1 takes 1.5 s, so its gap is known while sentence 2 is still running.
     const workers = new FakeWorkers(2, timers, (s) => [100, 1500, 5000][s] as number, () => 1);
-    const r = await runTrial({ ...base, workers, offsetsMs: [0], policy: 'fifo', estimatedAudioSeconds: [1, 1, 1], timers, stopAtFirstGap: true });
+    const r = await runTrial({ ...base, workers, offsetsMs: [0], policy: 'fifo', estimatedAudioSeconds: [1, 1, 1], timers, stop: { atGap: true } });
     assert.equal(r.state, 'stopped');
-    assert.equal(r.pending, 0);
-    // Settled after the in-flight sentence came back (t = 50 + 100 + 5000), not at the gap (50 + 1500).
-    assert.equal(timers.now(), 5150);
+    // It ended at the gap (50 + 1500) but resolved once sentence 2 came back (50 + 100 + 5000).
+    assert.deepEqual([r.endMs, r.settledMs, r.pending], [1550, 5150, 0]);
     const next = await runTrial({ ...base, workers, offsetsMs: [0], policy: 'fifo', estimatedAudioSeconds: [1, 1, 1], timers });
     assert.equal(next.state, 'done', next.message);
+  });
+
+  it('a worker that fails during that wait ends it at once; its sentence is left pending, so the caller lets the workers go', async () => {
+    const timers = new VirtualTimers(0);
+    // Job 2 (sentence 2, on worker 0) fails 5000 ms in.
+    const workers = new FakeWorkers(2, timers, (s) => [100, 1500, 5000][s] as number, () => 1, { worker: 0, job: 2 });
+    const r = await runTrial({ ...base, workers, offsetsMs: [0], policy: 'fifo', estimatedAudioSeconds: [1, 1, 1], timers, stop: { atGap: true } });
+    assert.deepEqual([r.state, r.settledMs, r.pending], ['stopped', 5150, 1]);
+  });
+
+  it('a worker of its own per listener: worker i serves listener i only, in order', async () => {
+    const timers = new VirtualTimers(0);
+    // Worker 1 is slow: in a pool, worker 0 would take listener 1's sentences too.
+    const workers = new FakeWorkers(2, timers, () => 100, () => 1);
+    const slow = new FakeWorkers(2, timers, (_s, w) => (w === 1 ? 400 : 100), () => 1);
+    const own = await runTrial({ ...base, workers: slow, dedicated: true, offsetsMs: [0, 0], policy: 'deadline', estimatedAudioSeconds: [1, 1, 1], timers });
+    assert.equal(own.state, 'done');
+    assert.ok(own.jobs.every((j) => j.stream === j.worker));
+    assert.deepEqual([0, 1].map((w) => own.jobs.filter((j) => j.worker === w).map((j) => j.sentence)), [[0, 1, 2], [0, 1, 2]]);
+    const pool = await runTrial({ ...base, workers, offsetsMs: [0, 0], policy: 'fifo', estimatedAudioSeconds: [1, 1, 1], timers });
+    // fifo in a pool: listener 0's first two sentences go to both workers at once.
+    assert.deepEqual(workers.sent.slice(0, 2).map((j) => [j.worker, j.sentence]), [[0, 0], [1, 1]]);
+    assert.ok(pool.jobs.some((j) => j.stream !== j.worker));
+    await assert.rejects(runTrial({ ...base, workers, dedicated: true, offsetsMs: [0], policy: 'fifo', estimatedAudioSeconds: [1], timers }), /needs 1 workers, got 2/);
+  });
+
+  it('a first-audio trial ends once every listener has its first audio, or at the first one over the bound', async () => {
+    const timers = new VirtualTimers(0);
+    const workers = new FakeWorkers(2, timers, () => 300, () => 1);
+    const r = await runTrial({ ...base, workers, offsetsMs: [0, 0], policy: 'deadline', estimatedAudioSeconds: [1, 1, 1], timers, stop: { atGap: true, firstAudioMs: 500 } });
+    assert.deepEqual([r.state, r.message, r.jobs.length], ['stopped', 'every listener has its first audio', 2]);
+    assert.deepEqual(trialOutcome(r, 'premier_son', 500), { gapFree: null, inBound: true });
+    const over = await runTrial({ ...base, workers: new FakeWorkers(1, timers, () => 300, () => 1), offsetsMs: [0, 0], policy: 'deadline', estimatedAudioSeconds: [1, 1, 1], timers, stop: { atGap: true, firstAudioMs: 500 } });
+    // The one worker: listener 0 at 300 ms, listener 1 at 600 ms, over 500.
+    assert.deepEqual([over.state, over.message], ['stopped', 'listener 1 waited 600 ms for its first audio, over 500 ms']);
+    assert.deepEqual(trialOutcome(over, 'premier_son', 500), { gapFree: null, inBound: false });
   });
 });

@@ -1,40 +1,52 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { TrialRecord } from '../../lib/capacity/schema.js';
-import { CapacitySearch } from '../../lib/capacity/search.js';
-import { layoutName, type Layout } from '../../lib/capacity/layouts.js';
-import { capacityEntry, voiceVerdict } from '../../lib/capacity/verdict.js';
+import type { CapacityEntry, TrialRecord } from '../../lib/capacity/schema.js';
+import { tally } from '../../lib/capacity/tally.js';
+import { voiceVerdict } from '../../lib/capacity/verdict.js';
 
-const layout: Layout = { workers: 3, threads: 1, pinned: false, isolation: 'process' };
-
-function trial(k: number, round: number, p95: number, gaps: number, streamsWithGaps: number, etat: TrialRecord['etat'] = 'done'): TrialRecord {
-  return { voix: 'synthetic-siwis-medium', disposition: layoutName(layout), flux: k, travailleurs: 3, manche: round, etat, erreur: null, debut_ms: 0, tenu: gaps === 0 && p95 <= 500, premier_son_p95_ms: p95, trous: gaps, flux_avec_trous: streamsWithGaps, retard_arrivee_max_ms: 0, debit_agrege: null, debit_par_flux: null, rss_pic_octets: [], flux_detail: [], controles: [], controle_tenu: true };
+/** A trial record with the listeners' first audio (null: still waiting), whole or not, and gaps. */
+function trial(k: number, listeners: Array<{ first: number | null; complete?: boolean; gaps?: number; arrived?: boolean }>, more: Partial<TrialRecord> = {}): TrialRecord {
+  const gaps = listeners.reduce((n, l) => n + (l.gaps ?? 0), 0);
+  return {
+    voix: 'v', disposition: 'l', flux: k, travailleurs: k, manche: 1, but: 'sans_trou', reprise: 0, etat: gaps > 0 ? 'stopped' : 'done', erreur: null, debut_ms: 0, fin_ms: 3000,
+    sans_trou: gaps === 0, dans_la_borne: false, tenu: gaps === 0, premier_son_p95_ms: null, premier_son_max_ms: null, trous: gaps, flux_avec_trous: listeners.filter((l) => (l.gaps ?? 0) > 0).length,
+    retard_arrivee_max_ms: 0, debit_agrege: null, debit_par_flux: 1.1, rss_pic_octets: [],
+    flux_detail: listeners.map((l, i) => ({ arrivee_prevue_ms: i * 100, arrivee_ms: l.arrived === false ? null : i * 100, premier_son_ms: l.first, complet: l.complete ?? l.first !== null, trous: l.gaps ?? 0, trous_s: 0, pire_trou_s: 0, phrases: [] })),
+    controles: [], controle_tenu: true,
+    ...more,
+  };
 }
 
-describe('the capacity verdict', () => {
-  it('says the K that held, its first audio p95 (the worst round), and the gaps one step beyond, in words', () => {
-    const trials = [trial(3, 1, 210, 0, 0), trial(4, 1, 260, 2, 1, 'stopped'), trial(3, 2, 240, 0, 0), trial(4, 2, 280, 11, 4)];
-    const search = new CapacitySearch(3, 32);
-    for (const t of trials) search.record(t.flux, t.tenu);
-    const e = capacityEntry({ voice: 'synthetic-siwis-medium', layout, search, memoryCap: 40 }, trials, 'synthetic-siwis-medium', 32, 500);
-    assert.deepEqual([e.flux_max_sans_trou, e.premier_son_p95_ms, e.trous_au_dela, e.borne, e.prediction], [3, 240, 11, 'cpu', 3]);
-    assert.equal(e.phrase, 'synthetic-siwis-medium, 3 processes x 1 thread, free: 3 live streams with no gap (first audio p95 240 ms); at 4, 11 gaps in 4 of 4 streams.');
-    const line = voiceVerdict('synthetic-siwis-medium', [e, { ...e, disposition: 'one process per stream x 1 thread, free', flux_max_sans_trou: 2, phrase: 'x: 2 live streams.' }], 'Memory: fine.');
-    assert.equal(line, 'synthetic-siwis-medium on this machine: 3 live streams with no gap (first audio p95 240 ms), with 3 processes x 1 thread, free; at 4, 11 gaps in 4 of 4 streams. Each layout: 3 processes x 1 thread, free 3; one process per stream x 1 thread, free 2. Memory: fine.');
+describe('what the trials at one K show', () => {
+  it('sessions, gaps and first audio counted by hand; failed controls and unfinished sessions left out', () => {
+    const trials = [
+      trial(3, [{ first: 200 }, { first: 450 }, { first: 300 }]),
+      // A gap for listener 1 stopped this one: listener 2 had waited 3000 - 200 = 2800 ms with no audio (over 500: counted),
+      // listener 0 heard all but had not finished (not a session heard).
+      trial(3, [{ first: 100, complete: false }, { first: 250, gaps: 1 }, { first: null }]),
+      // Its arrivals were late: not counted at all.
+      trial(3, [{ first: 900 }, { first: 900 }, { first: 900 }], { controle_tenu: false }),
+      trial(4, [{ first: 1 }, { first: 1 }, { first: 1 }, { first: 1 }]),
+    ];
+    const e = tally(trials, 3, 500);
+    assert.deepEqual([e.essais, e.essais_tenus, e.essais_controles_echoues, e.sessions, e.sessions_avec_trou], [2, 1, 1, 4, 1]);
+    // 1 gap in 4 sessions: the rate below which P(X <= 1) stays >= 5% for n = 4 is 0.7514.
+    assert.ok(Math.abs((e.taux_trou_max ?? 0) - 0.7514) < 1e-3, String(e.taux_trou_max));
+    // First audio: 200, 450, 300, 100, 250, and 2800 (still waiting, over the bound): 6 values, 1 over.
+    assert.deepEqual([e.premier_son_sessions, e.premier_son_au_dela, e.premier_son_p95_ms, e.premier_son_borne_ms], [6, 1, 2800, 2800]);
+    // 0.05^(1/6) = 0.6070: the worst of six bounds the 60th percentile.
+    assert.ok(Math.abs((e.premier_son_borne_centile ?? 0) - 0.607) < 1e-3);
+    // A listener who had waited less than the bound when its trial ended is unknown, not counted.
+    assert.equal(tally([trial(2, [{ first: 100 }, { first: null }], { fin_ms: 400 })], 2, 500).premier_son_sessions, 1);
   });
+});
 
-  it('a first audio over the bound at the next K is said so; the cap and the memory bound are named', () => {
-    const over = [trial(2, 1, 300, 0, 0), trial(3, 1, 640, 0, 0)];
-    const s1 = new CapacitySearch(2, 32);
-    for (const t of over) s1.record(t.flux, t.tenu);
-    assert.match(capacityEntry({ voice: 'synthetic-siwis-medium', layout, search: s1, memoryCap: null }, over, 'v', 32, 500).phrase, /: 2 live streams with no gap \(first audio p95 300 ms\); at 3, first audio p95 640 ms, over the 500 ms bound\.$/);
-    const capped = new CapacitySearch(2, 2);
-    capped.record(2, true);
-    const e = capacityEntry({ voice: 'synthetic-siwis-medium', layout, search: capped, memoryCap: 2 }, [trial(2, 1, 300, 0, 0)], 'v', 32, 500);
-    assert.deepEqual([e.borne, e.trous_au_dela], ['memoire', null]);
-    assert.match(e.phrase, /memory holds no more workers \(2\)\.$/);
-    const none = new CapacitySearch(1, 32);
-    none.record(1, false);
-    assert.match(capacityEntry({ voice: 'synthetic-siwis-medium', layout, search: none, memoryCap: 9 }, [trial(1, 1, 700, 0, 0)], 'v', 32, 500).phrase, /: not even 1 live stream; at 1, first audio p95 700 ms, over the 500 ms bound\.$/);
+describe('the voice verdict', () => {
+  const entry = (disposition: string, a: number, b: number, max = a): CapacityEntry => ({ voix: 'v', disposition, flux_max_sans_trou: a, flux_max_dans_la_borne: b, plage_sans_trou: { min: a, max } } as CapacityEntry);
+
+  it('names the best layout for each answer, then every layout\'s two answers', () => {
+    const line = voiceVerdict('v', [entry('pool of 2 processes x 1 thread, free', 9, 4, 10), entry('1 process x 2 threads, free', 7, 6)], 500, 'Memory: fine.');
+    assert.equal(line, 'v on this machine: 9 live streams with no gap, with pool of 2 processes x 1 thread, free (trials up to 10 did not all fail); 6 with first audio within 500 ms too, with 1 process x 2 threads, free. Each layout (no gap / within the bound): pool of 2 processes x 1 thread, free 9 / 4; 1 process x 2 threads, free 7 / 6. Memory: fine.');
+    assert.equal(voiceVerdict('v', [entry('x', 0, 0)], 500, 'M.'), 'v on this machine: no layout served one live stream without a gap; no layout kept every first audio within 500 ms. Each layout (no gap / within the bound): x 0 / 0. M.');
   });
 });

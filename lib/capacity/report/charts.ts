@@ -6,15 +6,15 @@ const slug = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').
 const WIDTH = 520;
 
 function firstAudioChart(voice: string, trials: TrialRecord[], limitMs: number): ChartSpec {
-  const points = trials.filter((t) => t.premier_son_p95_ms !== null).map((t) => ({ k: t.flux, p95: t.premier_son_p95_ms, layout: t.disposition, round: `round ${t.manche}` }));
+  const points = trials.filter((t) => t.premier_son_max_ms !== null).map((t) => ({ k: t.flux, p95: t.premier_son_max_ms, layout: t.disposition, round: `round ${t.manche}` }));
   return {
     id: `first-audio-${slug(voice)}`,
-    title: `${voice}: time to first audio (p95 over the listeners) against K, per layout; the dashed line is the bound`,
+    title: `${voice}: the longest wait for first audio in each trial against K, per layout; the dashed line is the bound`,
     spec: {
       width: WIDTH,
       height: 220,
       layer: [
-        { data: { values: points }, mark: { type: 'point', filled: true, size: 60 }, encoding: { x: { field: 'k', type: 'quantitative', title: 'live streams K' }, y: { field: 'p95', type: 'quantitative', title: 'first audio p95, ms' }, color: { field: 'layout', type: 'nominal', title: null }, shape: { field: 'round', type: 'nominal', title: null } } },
+        { data: { values: points }, mark: { type: 'point', filled: true, size: 60 }, encoding: { x: { field: 'k', type: 'quantitative', title: 'live streams K' }, y: { field: 'p95', type: 'quantitative', title: 'longest first audio, ms' }, color: { field: 'layout', type: 'nominal', title: null }, shape: { field: 'round', type: 'nominal', title: null } } },
         { data: { values: [{ limit: limitMs }] }, mark: { type: 'rule', strokeDash: [6, 4], color: '#a50f15' }, encoding: { y: { field: 'limit', type: 'quantitative' } } },
       ],
     },
@@ -22,10 +22,10 @@ function firstAudioChart(voice: string, trials: TrialRecord[], limitMs: number):
 }
 
 function gapsChart(voice: string, trials: TrialRecord[]): ChartSpec {
-  const points = trials.map((t) => ({ k: t.flux, gaps: t.trous, layout: t.disposition, kind: t.etat === 'stopped' ? 'search step, stopped at the first gap' : 'whole trial' }));
+  const points = trials.filter((t) => t.but === 'sans_trou').map((t) => ({ k: t.flux, gaps: t.trous, layout: t.disposition, kind: t.etat === 'stopped' ? 'stopped at the first gap' : 'whole trial' }));
   return {
     id: `gaps-${slug(voice)}`,
-    title: `${voice}: gaps heard against K, per layout (a search step stops at its first gap)`,
+    title: `${voice}: gaps heard against K in whole trials, per layout (a trial stops at its first gap)`,
     spec: {
       width: WIDTH,
       height: 200,

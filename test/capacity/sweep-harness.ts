@@ -1,0 +1,88 @@
+import path from 'node:path';
+import type { MachineBlock } from '../../lib/archive/schema.js';
+import { PartialLog } from '../../lib/archive/partial.js';
+import type { ArrivalPattern } from '../../lib/capacity/arrivals.js';
+import type { Calibration } from '../../lib/capacity/calibrate.js';
+import type { Layout } from '../../lib/capacity/layouts.js';
+import type { CapacityProgress } from '../../lib/capacity/options.js';
+import type { CapacityPlan } from '../../lib/capacity/plan.js';
+import { capacityArchive } from '../../lib/capacity/publish.js';
+import type { CapacityArchive } from '../../lib/capacity/schema.js';
+import { planSweeps, runSweeps, type Sweep } from '../../lib/capacity/sweep.js';
+import { VirtualTimers, type Timers } from '../../lib/capacity/timers.js';
+import type { VoiceConfig } from '../../lib/voice/config.js';
+import type { PreparedText } from '../../lib/voice/text.js';
+import { tempDir } from '../helpers/paths.js';
+import { FakeMachine, type MachineSpec } from './fake-machine.js';
+
+/** A machine block for archives made by the tests (not a reading of any machine). */
+export const FIXTURE_MACHINE: MachineBlock = {
+  architecture: 'x64', plateforme: 'linux', noyau: 'fixture', systeme: null, cpu: 'fixture cpu', coeurs_logiques: 2, coeurs_physiques: null,
+  coeurs_autorises: [0, 1], gouverneur: null, frequences_mhz: null, virtualisation: null, temperature_c: null, memoire_octets: 8 * 2 ** 30,
+  charge_avant: [0, 0, 0], charge_apres: null, hote: 'fixture', version_node: 'v20', version_onnxruntime: '1.30.0', attente: null,
+};
+
+export interface SweepCase {
+  machine: MachineSpec;
+  layouts: Layout[];
+  arrivals?: ArrivalPattern;
+  firstAudioMs?: number;
+  maxStreams?: number;
+  rounds?: number;
+  sessions?: number;
+  maxMinutes?: number;
+  /** The first sentence alone per thread count, ms (default: as the machine computes it). */
+  firstSentenceMs?: Record<string, number>;
+  /** Wrap the trials' timers (a clock that makes arrivals late, say). */
+  timers?: (inner: VirtualTimers) => Timers;
+  onProgress?: (e: CapacityProgress, machine: FakeMachine) => void;
+}
+
+export interface SweepOutcome {
+  archive: CapacityArchive;
+  sweeps: Sweep[];
+  machine: FakeMachine;
+}
+
+/** The sweep of a capacity run, on a fake machine and virtual time; every K it answers can be worked out by hand. */
+export async function sweepOn(c: SweepCase): Promise<SweepOutcome> {
+  const timers = new VirtualTimers(0);
+  const machine = new FakeMachine(timers, c.machine);
+  const cores = Array.from({ length: c.machine.cores }, (_, i) => i);
+  const audio = [...c.machine.audioSeconds];
+  const compute = audio.map((a) => a / c.machine.speed);
+  const prepared: PreparedText = { sentences: audio.map((_, i) => ({ text: `s${i}`, phonemes: [], ids: [1, 2], phonemizeSeconds: 0 })), phonemizeSeconds: 0, missingPhonemes: {} };
+  const voice = { name: 'fake-voice', onnxPath: '/nonexistent/fake.onnx', configPath: '/nonexistent/fake.onnx.json', config: { audio: { sample_rate: 22050 } } as unknown as VoiceConfig, sizeBytes: 1, sha256: 'f'.repeat(64), synthetic: false };
+  const outDir = path.join(tempDir('capacity-sweep'), 'm');
+  const plan: CapacityPlan = {
+    arrivals: c.arrivals ?? 'together', schedule: 'deadline', firstAudioMs: c.firstAudioMs ?? 500, maxStreams: c.maxStreams ?? 32, rounds: c.rounds ?? 3, sessions: c.sessions ?? 3, maxMinutes: c.maxMinutes ?? 60,
+    seed: 1, seedDrawn: false, label: null, settleSeconds: 0, layouts: c.layouts, outDir,
+    text: { source: 'fixture', lines: audio.map((_, i) => `s${i}`), sha256: 'a'.repeat(64), characters: 10 },
+    voices: [voice], prepared: new Map([[voice.name, prepared]]), cores, machine: FIXTURE_MACHINE, memAvailableBytes: 8 * 2 ** 30,
+    base: 'capacity-fixture', date: new Date('2026-12-01T00:00:00Z'), command: 'fixture', notes: [],
+  };
+  const calibration: Calibration = {
+    audioSeconds: audio, computeSeconds: compute, speed: c.machine.speed,
+    firstSentenceMs: c.firstSentenceMs ?? { 1: (compute[0] as number) * 1000 },
+    loadSeconds: 0.1, workerRssBytes: 100 * 2 ** 20, memoryWorkers: 70,
+  };
+  const calibrations = new Map([[voice.name, calibration]]);
+  const sweeps = planSweeps(plan, calibrations);
+  const partial = await PartialLog.create(outDir, plan.base, { kind: 'fixture' });
+  const adapter = machine.adapter();
+  const trials = await runSweeps(plan, sweeps, calibrations, {
+    adapters: { process: adapter, thread: machine.adapter('thread') },
+    timers: c.timers ? c.timers(timers) : timers,
+    sampler: { snapshot: () => ({ systemBusyTicks: 0, ownTicks: 0, atMs: timers.now() }) },
+    swapPages: () => 0,
+    partial,
+    held: new Map(),
+    onProgress: (e) => c.onProgress?.(e, machine),
+  });
+  return { archive: capacityArchive(plan, calibrations, sweeps, trials, false), sweeps, machine };
+}
+
+/** A clock for the trials whose events fire `lateMs` after they are due while `late()` says so. */
+export function lateTimers(inner: VirtualTimers, lateMs: number, late: () => boolean): Timers {
+  return { now: () => inner.now(), at: (ms, fn) => inner.at(late() ? ms + lateMs : ms, fn) };
+}
