@@ -34,5 +34,7 @@ export { runCapacity, type CapacityOptions, type CapacityProgress, type Capacity
 export { CapacityArchiveSchema, CAPACITY_SCHEMA_VERSION, type CapacityArchive, type CapacityEntry, type TrialRecord } from './capacity/schema.js';
 export { defaultLayouts, layoutName, type Layout } from './capacity/layouts.js';
 export { playback, type StreamPlayback } from './capacity/playback.js';
-export { compareCapacity } from './capacity/compare.js';
+export { compareCapacity, capacityComparisonMarkdown, type CapacityComparison } from './capacity/compare.js';
+export { capacityView, type CapacityView, type CapacityAnswerView } from './capacity/view.js';
+export { rateUpperBound, quantileUpperBound, binomialCdf } from './capacity/evidence.js';
 export { memoryControl } from './measure/controls.js';

@@ -5,29 +5,46 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { ROOT, tempDir } from './helpers/paths.js';
 
-const env = { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'skip', npm_config_audit: 'false', npm_config_fund: 'false', NO_UPDATE_NOTIFIER: '1' };
-/** Someone else's machine: no skip in the environment (npm test passes this repository's .npmrc on as npm_config_*). */
+const env = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', NO_UPDATE_NOTIFIER: '1' };
+/** Someone else's machine: nothing set in the environment that would skip onnxruntime-node's script. */
 const consumerEnv: NodeJS.ProcessEnv & { XDG_CACHE_HOME: string } = { ...env, XDG_CACHE_HOME: tempDir('consumer-cache') };
 delete consumerEnv.ONNXRUNTIME_NODE_INSTALL;
 delete consumerEnv.npm_config_onnxruntime_node_install;
 
+/**
+ * The consumer's package.json, as the README says: its own allowScripts denies onnxruntime-node's
+ * script. Installed from a local tarball (not the registry), piper-parallel's own `prepare` counts as
+ * an install script too; its dist/ is in the tarball, so it is denied here.
+ */
+const CONSUMER = { name: 'consumer', private: true, type: 'module', allowScripts: { 'onnxruntime-node': false, 'piper-parallel': false } };
+/** What onnxruntime-node's install script would have fetched on linux/x64. */
+const CUDA = path.join('node_modules', 'onnxruntime-node', 'bin', 'napi-v6', 'linux', 'x64', 'libonnxruntime_providers_cuda.so');
+const MEASURE = "import { runArms } from 'piper-parallel';\nconst r = await runArms({ passes: 1, warmup: 0, settleSeconds: 0, voices: ['synthetic-siwis-medium'], streams: [1], lines: ['Oui.'] });\nconsole.log(r.path, r.archive.bras[0].etat, process.version);\n";
+
+let tarball: string | undefined;
+/** npm pack, once: dist/ is already built by npm test; --ignore-scripts keeps pack from building again. */
+function pack(): { file: string; files: Array<{ path: string }> } {
+  const dir = tempDir('pack');
+  const packed = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT, env, encoding: 'utf8', timeout: 120_000 })) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  const info = packed[0];
+  assert.ok(info);
+  tarball = path.join(dir, info.filename);
+  return { file: tarball, files: info.files };
+}
+
 describe('npm package', () => {
   it('npm pack gives a tarball of dist/lib, dist/bin and the README that installs in an empty folder and runs npx piper-parallel --help', () => {
-    const dir = tempDir('pack');
-    // dist/ is already built by npm test; --ignore-scripts keeps pack from building again.
-    const packed = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT, env, encoding: 'utf8', timeout: 120_000 })) as Array<{ filename: string; files: Array<{ path: string }> }>;
-    const info = packed[0];
-    assert.ok(info);
-    const roots = new Set(info.files.map((f) => (f.path.startsWith('dist/') ? f.path.split('/').slice(0, 2).join('/') : f.path)));
+    const { file, files } = pack();
+    const roots = new Set(files.map((f) => (f.path.startsWith('dist/') ? f.path.split('/').slice(0, 2).join('/') : f.path)));
     assert.deepEqual([...roots].sort(), ['README.md', 'dist/bin', 'dist/lib', 'package.json']);
-    assert.ok(info.files.some((f) => f.path === 'dist/lib/index.d.ts'), 'declaration files are in the tarball');
-    const consumer = path.join(dir, 'consumer');
-    execFileSync('mkdir', ['-p', consumer]);
-    // The way the README says: the project's .npmrc keeps onnxruntime-node's install script from fetching CUDA libraries.
-    writeFileSync(path.join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    writeFileSync(path.join(consumer, '.npmrc'), 'onnxruntime-node-install=skip\n');
-    const install = spawnSync('npm', ['install', path.join(dir, info.filename), '--prefer-offline', '--no-audit', '--no-fund'], { cwd: consumer, env: consumerEnv, encoding: 'utf8', timeout: 600_000 });
+    assert.ok(files.some((f) => f.path === 'dist/lib/index.d.ts'), 'declaration files are in the tarball');
+    const consumer = tempDir('consumer');
+    writeFileSync(path.join(consumer, 'package.json'), JSON.stringify(CONSUMER));
+    const install = spawnSync('npm', ['install', file, '--prefer-offline', '--no-audit', '--no-fund'], { cwd: consumer, env: consumerEnv, encoding: 'utf8', timeout: 600_000 });
     assert.equal(install.status, 0, install.stderr);
+    // A quiet install: no unknown config, no script left unreviewed; and the CUDA download never ran.
+    assert.doesNotMatch(install.stderr, /Unknown (project|env) config|not yet covered by allowScripts/, install.stderr);
+    assert.equal(existsSync(path.join(consumer, CUDA)), false);
     const help = spawnSync('npx', ['--no-install', 'piper-parallel', '--help'], { cwd: consumer, env, encoding: 'utf8', timeout: 120_000 });
     assert.equal(help.status, 0, help.stderr);
     assert.match(help.stdout, /^piper-parallel: how many simultaneous Piper voice streams/);
@@ -49,12 +66,31 @@ describe('npm package', () => {
 
     // One tiny arm from a script: only measurements/ appears in the project; the voice goes to the user's cache.
     const before = new Set(readdirSync(consumer));
-    writeFileSync(path.join(consumer, 'measure.mjs'), "import { runArms } from 'piper-parallel';\nconst r = await runArms({ passes: 1, warmup: 0, settleSeconds: 0, voices: ['synthetic-siwis-medium'], streams: [1], lines: ['Oui.'] });\nconsole.log(r.path, r.archive.bras[0].etat);\n");
+    writeFileSync(path.join(consumer, 'measure.mjs'), MEASURE);
     before.add('measure.mjs');
     const measured = spawnSync(process.execPath, ['measure.mjs'], { cwd: consumer, env: consumerEnv, encoding: 'utf8', timeout: 300_000 });
     assert.equal(measured.status, 0, measured.stderr);
-    assert.match(measured.stdout, new RegExp(`^${path.join(consumer, 'measurements')}/piper-parallel-\\d{8}-\\d{6}\\.json done$`, 'm'));
+    assert.match(measured.stdout, new RegExp(`^${path.join(consumer, 'measurements')}/piper-parallel-\\d{8}-\\d{6}\\.json done v`, 'm'));
     assert.deepEqual(readdirSync(consumer).filter((f) => !before.has(f)), ['measurements']);
     assert.deepEqual(readdirSync(path.join(consumerEnv.XDG_CACHE_HOME, 'piper-parallel', 'voices')), ['synthetic-v2']);
+  });
+
+  it('npm 12, on Node 24 LTS from the registry, installs the tarball with nothing set and runs an arm from a script', () => {
+    const file = tarball ?? pack().file;
+    const consumer = tempDir('consumer-npm12');
+    writeFileSync(path.join(consumer, 'package.json'), JSON.stringify(CONSUMER));
+    // npm 12 needs Node >= 22: both come from the registry, npm 12 running on that Node.
+    const npx = (args: string[]): ReturnType<typeof spawnSync> => spawnSync('npx', ['-y', '-p', 'node@24', '-p', 'npm@12', '--', ...args], { cwd: consumer, env: consumerEnv, encoding: 'utf8', timeout: 900_000 });
+    const version = npx(['npm', '--version']);
+    assert.equal(version.status, 0, String(version.stderr));
+    assert.match(String(version.stdout).trim(), /^12\./);
+    const install = npx(['npm', 'install', file, '--prefer-offline', '--no-audit', '--no-fund']);
+    assert.equal(install.status, 0, String(install.stderr));
+    assert.doesNotMatch(String(install.stderr), /Unknown (project|env) config|not yet covered by allowScripts/);
+    assert.equal(existsSync(path.join(consumer, CUDA)), false);
+    writeFileSync(path.join(consumer, 'measure.mjs'), MEASURE);
+    const measured = npx(['node', 'measure.mjs']);
+    assert.equal(measured.status, 0, String(measured.stderr));
+    assert.match(String(measured.stdout), new RegExp(`^${path.join(consumer, 'measurements')}/piper-parallel-\\d{8}-\\d{6}\\.json done v24\\.`, 'm'));
   });
 });

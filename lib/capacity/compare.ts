@@ -38,11 +38,11 @@ function workloadDiffers(a: CapacityView, b: CapacityView): string[] {
   return out;
 }
 
-const show = (r: Range | null): string => (r === null ? '-' : r.min === r.max ? String(r.min) : `${r.min} (up to ${r.max})`);
+const show = (r: Range | null): string => (r === null ? '-' : r.min === r.max ? String(r.min) : `${r.min} to ${r.max}`);
 
 function judge(x: Range, y: Range): { verdict: CapacityRow['verdict']; why: string } {
-  if (y.max < x.min) return { verdict: 'FEWER', why: `B's trials held no K of A's range: ${show(y)} against ${show(x)}` };
-  if (y.min > x.max) return { verdict: 'MORE', why: `B held ${y.min}, above all of A's range (${show(x)})` };
+  if (y.max < x.min) return { verdict: 'FEWER', why: `B's range lies wholly below A's: ${show(y)} against ${show(x)}` };
+  if (y.min > x.max) return { verdict: 'MORE', why: `B's range lies wholly above A's: ${show(y)} against ${show(x)}` };
   return { verdict: 'SAME', why: x.min === y.min ? 'the same K held' : 'the ranges overlap: the same answer within what each run left open' };
 }
 

@@ -1,7 +1,8 @@
 /**
  * How long the trials will take, said before the first one: from the calibration (sentence
  * lengths, one worker's load time) and each layout's predicted edges, assuming the search finds
- * them in two steps and later rounds run each edge and the K above it once more per round.
+ * them in two steps and later rounds run each edge and the K above it once more per round; a
+ * layout's workers load once per round.
  */
 import type { Calibration } from './calibrate.js';
 import { workersAt } from './layouts.js';
@@ -25,17 +26,19 @@ export function estimateRun(plan: CapacityPlan, sweeps: Sweep[], calibrations: M
     const first = (c.firstSentenceMs[s.layout.threads] ?? c.firstSentenceMs[1] ?? 0) / 1000;
     const load = (k: number): number => c.loadSeconds * Math.max(1, workersAt(s.layout, k) / cores);
     const a = s.search.predicted;
+    // Workers load once per layout and round (a turn keeps its pool), as many as the K above the edge needs.
+    seconds += plan.rounds * load(Math.min(s.search.cap, a + 1));
     // At the answer: whole trials; the K above stops at its first gap, about two sentences in.
     const atA = Math.max(plan.rounds, Math.ceil(plan.sessions / a));
     const above = a < s.search.cap ? plan.rounds : 0;
     trials += atA + above;
-    seconds += atA * (load(a) + mean + first + text) + above * (load(a + 1) + 2 * mean + first);
+    seconds += atA * (mean + first + text) + above * (2 * mean + first);
     const b = s.search.predictedInBound;
     if (s.search.inBoundImpossible || b >= a) continue;
     // (b): first-audio trials, over once every listener has its first audio; a search of a few steps.
     const atB = Math.max(plan.rounds, Math.ceil(plan.sessions / b)) + plan.rounds + 2;
     trials += atB;
-    seconds += atB * (load(b) + mean + plan.firstAudioMs / 1000);
+    seconds += atB * (mean + plan.firstAudioMs / 1000);
   }
   return { trials, seconds: Math.round(seconds) };
 }

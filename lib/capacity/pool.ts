@@ -1,7 +1,7 @@
 /**
- * The serving workers of one layout, kept across trials: grown (new workers load and warm before
- * the next trial) or shrunk (extras reaped) to the count a trial needs. A thread pool is made anew
- * at each size, as piscina's pool size is fixed.
+ * The serving workers of one layout, kept across the trials of a turn: grown (new workers load and
+ * warm before the next trial) to the count a trial needs; a process pool keeps its extras idle, a
+ * thread pool is made anew at each size, as piscina's pool size is fixed.
  */
 import { PiperParallelError } from '../errors.js';
 import type { InitMessage, WorkerMessage } from '../run/messages.js';
@@ -90,6 +90,30 @@ export class ServingPool implements TrialWorkers {
       await this.close();
       throw failed.reason;
     }
+  }
+
+  /**
+   * At least `n` loaded workers. Processes beyond `n` stay, idle, for the rest of the turn: a K that
+   * comes back up finds them loaded instead of starting them again. Threads: exactly `n`.
+   */
+  async atLeast(n: number): Promise<void> {
+    if (this.o.adapter.isolation === 'thread' || n > this.workers.length) await this.resize(n);
+  }
+
+  /**
+   * The first `n` workers, as a trial sees them. A failure of any worker reaches the trial: a dead
+   * idle worker must not wait for a later trial to be found.
+   */
+  first(n: number): TrialWorkers {
+    return {
+      count: Math.min(n, this.workers.length),
+      send: (worker, job) => {
+        if (worker < n) this.send(worker, job);
+      },
+      listen: (fn) => this.listen((worker, m) => {
+        if (worker < n || m.type === 'failed') fn(worker, m);
+      }),
+    };
   }
 
   private async stop(list: StreamWorker[]): Promise<void> {

@@ -26,31 +26,43 @@ export interface TrialContext {
 export interface TrialOutcome {
   /** No listener heard a gap in a whole trial; false on a gap; null when the trial was not run to the end (nothing known). */
   gapFree: boolean | null;
+  /**
+   * The machine kept pace: audio made over the trial's span at x1 or more per listener. With a short
+   * reply a machine that falls behind can hide it in the listeners' first wait; a longer session
+   * would hear the gap. Null when the trial was not run to the end.
+   */
+  keptPace: boolean | null;
+  /** Held for the first answer: no gap and kept pace. */
+  held: boolean | null;
   /** No gap so far and every listener's first audio within the bound. */
   inBound: boolean;
 }
 
-/** What a trial shows, its controls aside. */
-export function trialOutcome(r: TrialResult, purpose: TrialPurpose, firstAudioLimitMs: number): TrialOutcome {
-  const ended = r.state === 'done' || r.state === 'stopped';
-  if (!ended) return { gapFree: null, inBound: false };
-  const gapFree = r.gaps > 0 ? false : r.state === 'done' ? true : purpose === 'premier_son' ? null : false;
-  const allFirst = r.streams.every((s) => s.sentences.length > 0);
-  const inBound = r.gaps === 0 && allFirst && r.streams.every((s) => s.firstAudioMs <= firstAudioLimitMs);
-  return { gapFree, inBound };
-}
-
-/** K held without a gap: a whole trial that ended with no gap. */
-export function trialHeld(r: TrialResult): boolean {
-  return trialOutcome(r, 'sans_trou', Number.POSITIVE_INFINITY).gapFree === true;
-}
-
-function speed(r: TrialResult): { aggregate: number | null; perStream: number | null } {
+/** Audio made over the trial's span (first job start to last job end), and that per listener. */
+export function trialSpeed(r: TrialResult): { aggregate: number | null; perStream: number | null } {
   if (r.jobs.length === 0) return { aggregate: null, perStream: null };
   const spanSeconds = (Math.max(...r.jobs.map((j) => j.endMs)) - Math.min(...r.jobs.map((j) => j.startMs))) / 1000;
   const audio = r.jobs.reduce((n, j) => n + j.audioSeconds, 0);
   const aggregate = spanSeconds > 0 ? audio / spanSeconds : null;
   return { aggregate, perStream: aggregate === null ? null : aggregate / r.streams.length };
+}
+
+/** What a trial shows, its controls aside. */
+export function trialOutcome(r: TrialResult, purpose: TrialPurpose, firstAudioLimitMs: number): TrialOutcome {
+  const ended = r.state === 'done' || r.state === 'stopped';
+  if (!ended) return { gapFree: null, keptPace: null, held: null, inBound: false };
+  const gapFree = r.gaps > 0 ? false : r.state === 'done' ? true : purpose === 'premier_son' ? null : false;
+  const perStream = trialSpeed(r).perStream;
+  const keptPace = r.state === 'done' && perStream !== null ? perStream >= 1 : null;
+  const held = gapFree === true ? keptPace === true : gapFree;
+  const allFirst = r.streams.every((s) => s.sentences.length > 0);
+  const inBound = r.gaps === 0 && allFirst && r.streams.every((s) => s.firstAudioMs <= firstAudioLimitMs);
+  return { gapFree, keptPace, held, inBound };
+}
+
+/** K held: a whole trial that ended with no gap, the machine keeping pace. */
+export function trialHeld(r: TrialResult): boolean {
+  return trialOutcome(r, 'sans_trou', Number.POSITIVE_INFINITY).held === true;
 }
 
 const known = (x: number): number | null => (Number.isFinite(x) ? x : null);
@@ -59,7 +71,7 @@ export function trialRecord(r: TrialResult, c: TrialContext): TrialRecord {
   // Only listeners due before the trial ended are judged: one not due yet did not arrive late.
   const controls: Control[] = [arrivalsControl(r.worstLatenessMs), memoryControl(c.swapPages, r.majorFaults)];
   if (c.cpu) controls.push(outsideLoadControl(outsideCoresOver([c.cpu])));
-  const { aggregate, perStream } = speed(r);
+  const { aggregate, perStream } = trialSpeed(r);
   const outcome = trialOutcome(r, c.purpose, c.firstAudioLimitMs);
   const ended = r.state === 'done' || r.state === 'stopped';
   const firstAudio = r.streams.filter((s) => s.sentences.length > 0).map((s) => s.firstAudioMs);
@@ -77,7 +89,8 @@ export function trialRecord(r: TrialResult, c: TrialContext): TrialRecord {
     fin_ms: r.endMs,
     sans_trou: outcome.gapFree,
     dans_la_borne: outcome.inBound,
-    tenu: outcome.gapFree === true,
+    au_rythme: outcome.keptPace,
+    tenu: outcome.held === true,
     premier_son_p95_ms: r.firstAudioP95Ms,
     premier_son_max_ms: firstAudio.length > 0 ? Math.max(...firstAudio) : null,
     trous: r.gaps,

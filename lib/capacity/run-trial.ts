@@ -60,7 +60,7 @@ export async function runOneTrial(plan: CapacityPlan, s: Sweep, step: Step, roun
   let clean = false;
   try {
     try {
-      await pool.resize(workers);
+      await pool.atLeast(workers);
     } catch (err) {
       if (err instanceof PiperParallelError && err.code === 'ABORTED') throw err;
       s.error = `K=${step.k}: ${(err as Error).message}`;
@@ -72,7 +72,7 @@ export async function runOneTrial(plan: CapacityPlan, s: Sweep, step: Step, roun
     const meanSentenceMs = (1000 * c.audioSeconds.reduce((a, b) => a + b, 0)) / c.audioSeconds.length;
     const work = c.computeSeconds.reduce((a, b) => a + b, 0) * step.k;
     const result = await runTrial({
-      workers: pool,
+      workers: pool.first(workers),
       dedicated: dedicated(s.layout),
       offsetsMs: arrivalOffsetsMs(plan.arrivals, step.k, meanSentenceMs, plan.seed + round),
       policy: plan.schedule,

@@ -52,7 +52,9 @@ export const TrialSchema = z.object({
   sans_trou: z.boolean().nullable(),
   /** No gap and every listener's first audio within the bound. */
   dans_la_borne: z.boolean(),
-  /** Whole and without a gap (sans_trou true). */
+  /** Run to the end, the audio made over its span at x1 or more per listener (null: not run to the end). */
+  au_rythme: z.boolean().nullable(),
+  /** Whole, without a gap, and at pace (sans_trou and au_rythme true): what the first answer counts. */
   tenu: z.boolean(),
   /** Nearest rank over the listeners who arrived (one still waiting counts its wait so far). */
   premier_son_p95_ms: figure,
@@ -73,8 +75,10 @@ export const TrialSchema = z.object({
 export const EvidenceSchema = z.object({
   flux: z.number().int().positive(),
   essais: count,
-  /** Whole trials without a gap, and trials of any kind with every first audio within the bound. */
+  /** Whole trials without a gap and at pace, and trials of any kind with every first audio within the bound. */
   essais_tenus: count,
+  /** Whole trials where no listener heard a gap but the machine fell behind (under x1 per listener): not held. */
+  essais_en_retard: count,
   essais_dans_la_borne: count,
   /** Trials not counted: a control failed. */
   essais_controles_echoues: count,

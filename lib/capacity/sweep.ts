@@ -75,7 +75,8 @@ export function quotaOf(plan: CapacityPlan, s: Sweep): (k: number) => number {
   };
 }
 
-const outcomeOf = (t: TrialRecord): KOutcome => ({ gapFree: t.sans_trou, inBound: t.dans_la_borne });
+// A whole trial with no gap heard but behind pace counts as failed: a longer session would hear the gap.
+export const outcomeOf = (t: TrialRecord): KOutcome => ({ gapFree: t.sans_trou === null ? null : t.tenu, inBound: t.dans_la_borne });
 
 /** One step: the trial, and up to two more when a control failed; the search learns what counted. */
 async function runStep(plan: CapacityPlan, s: Sweep, step: Step, round: number, ctx: SweepContext, c: Calibration, seen: TrialBook, pool: ServingPool): Promise<TrialRecord[]> {
@@ -132,28 +133,33 @@ async function turn(plan: CapacityPlan, s: Sweep, round: number, ctx: SweepConte
   }
 }
 
+/** Trials the short sweeps' edges still lack (each edge K's quota less what it has). */
+function missingTrials(plan: CapacityPlan, short: Sweep[]): number {
+  return short.reduce((n, s) => n + s.search.missing(quotaOf(plan, s)).reduce((m, step) => m + Math.max(1, quotaOf(plan, s)(step.k) - s.search.count(step.k, step.purpose)), 0), 0);
+}
+
 /** Every round; returns every trial, in the order run (held ones from a resumed run included). */
 export async function runSweeps(plan: CapacityPlan, sweeps: Sweep[], calibrations: Map<string, Calibration>, ctx: SweepContext): Promise<TrialRecord[]> {
   const trials: TrialRecord[] = [];
   const seen: TrialBook = { byStep: new Map(), index: 0 };
   const live = (s: Sweep): boolean => s.search.cap > 0 && !s.error;
-  const roundMs: number[] = [];
+  const t0 = ctx.timers.now();
   for (let round = 1; round <= plan.rounds + EXTRA_ROUNDS; round += 1) {
     const short = sweeps.filter((s) => live(s) && s.search.missing(quotaOf(plan, s)).length > 0);
     if (round > 1 && short.length === 0) break;
-    // Past the planned rounds, one more only if a round like the last fits in the budget.
-    const elapsedMs = ctx.timers.now() - (ctx.startedMs ?? ctx.timers.now());
-    if (round > plan.rounds && elapsedMs + (roundMs.at(-1) ?? 0) > plan.maxMinutes * 60_000) {
+    // Past the planned rounds, one more only if its missing trials, at the run's mean time per trial so far, fit in the budget.
+    const nowMs = ctx.timers.now();
+    const elapsedMs = nowMs - (ctx.startedMs ?? nowMs);
+    const perTrialMs = (nowMs - t0) / Math.max(1, trials.length);
+    if (round > plan.rounds && elapsedMs + missingTrials(plan, short) * perTrialMs > plan.maxMinutes * 60_000) {
       for (const s of short) s.short = `another round would pass --max-minutes ${plan.maxMinutes}`;
       return trials;
     }
-    const t0 = ctx.timers.now();
     for (const i of roundOrder(sweeps.length, plan.seed, round)) {
       const s = sweeps[i] as Sweep;
       if (!live(s)) continue;
       await turn(plan, s, round, ctx, calibrations.get(s.voice) as Calibration, seen, trials);
     }
-    roundMs.push(ctx.timers.now() - t0);
   }
   for (const s of sweeps) if (live(s) && s.search.missing(quotaOf(plan, s)).length > 0) s.short = `its edge kept moving through ${plan.rounds + EXTRA_ROUNDS} rounds`;
   return trials;

@@ -29,7 +29,8 @@ export function tally(all: TrialRecord[], k: number, limitMs: number): Evidence 
   return {
     flux: k,
     essais: counted.length,
-    essais_tenus: counted.filter((t) => t.sans_trou === true).length,
+    essais_tenus: counted.filter((t) => t.tenu).length,
+    essais_en_retard: counted.filter((t) => t.sans_trou === true && t.au_rythme === false).length,
     essais_dans_la_borne: counted.filter((t) => t.dans_la_borne).length,
     essais_controles_echoues: at.length - counted.length,
     sessions: sessions.length,

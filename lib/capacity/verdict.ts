@@ -35,7 +35,10 @@ function beyondA(s: Sweep, a: number, proofs: Evidence[], borne: CapacityEntry['
   if (borne === 'memoire') return `memory holds no more workers (${s.memoryCap})`;
   if (borne === 'flux_max') return `--max-streams ${maxStreams} reached`;
   if (!next) return 'nothing above it was tried';
-  return `at ${a + 1}, gaps in ${next.essais - next.essais_tenus} of ${plural(next.essais, 'trial')}`;
+  const gaps = next.essais - next.essais_tenus - next.essais_en_retard;
+  if (next.essais_en_retard === 0) return `at ${a + 1}, gaps in ${gaps} of ${plural(next.essais, 'trial')}`;
+  const slowest = Math.min(...next.debit_par_flux.filter((x): x is number => x !== null));
+  return `at ${a + 1}, of ${plural(next.essais, 'trial')}: ${gaps} with gaps, ${next.essais_en_retard} with no gap heard but behind real time (x${slowest.toFixed(2)} per listener at worst: a longer session would hear a gap)`;
 }
 
 /** Where trials above (a) disagreed: "8 held in 2 of 3 trials". */
@@ -52,6 +55,24 @@ function answerB(s: Sweep, a: number, b: number, proofs: Evidence[], limitMs: nu
   const over = next && next.premier_son_au_dela > 0 ? `; at ${b + 1}, ${next.premier_son_au_dela} of ${plural(next.premier_son_sessions, 'listener')} waited longer` : '';
   if (b === 0) return `none${over}; without the bound: ${a}`;
   return `${b === a ? 'the same, ' : ''}${b} (${at ? firstAudioEvidence(at, limitMs) : 'no evidence'})${b === a ? '' : over}`;
+}
+
+/**
+ * What a rerun may answer, from the machine's own swings as the run saw them in the whole trials at
+ * the edge run to their end (at the answer or the K above; one stopped at a gap leaves its sentences
+ * in flight uncounted, so its speed reads low). Down: what the slowest made at x1 per listener, were
+ * a rerun slower again by the same ratio (slowest over fastest); never above the answer. Up: what
+ * the fastest made, or the largest K any trial held.
+ */
+export function rerunRange(mine: TrialRecord[], a: number, proofs: Evidence[], cap: number): { min: number; max: number } {
+  const heldUpTo = Math.max(a, ...proofs.filter((p) => p.essais_tenus > 0).map((p) => p.flux));
+  const speeds = mine
+    .filter((t) => t.controle_tenu && t.but === 'sans_trou' && t.etat === 'done' && (t.flux === a || t.flux === a + 1))
+    .flatMap((t) => (t.debit_agrege === null ? [] : [t.debit_agrege]));
+  if (a === 0 || speeds.length === 0) return { min: a, max: heldUpTo };
+  const slow = Math.min(...speeds);
+  const fast = Math.max(...speeds);
+  return { min: Math.min(a, Math.floor((slow * slow) / fast)), max: Math.min(cap, Math.max(heldUpTo, Math.floor(fast))) };
 }
 
 export interface EntryContext {
@@ -71,18 +92,19 @@ export function capacityEntry(s: Sweep, trials: TrialRecord[], x: EntryContext):
   const atB = proofs.find((p) => p.flux === b);
   const above = s.search.failedAbove();
   const borne: CapacityEntry['borne'] = s.error ? 'erreur' : s.givenUp.some((g) => g.k === above && g.purpose === 'sans_trou') ? 'controles' : above !== undefined ? 'cpu' : s.search.cap < x.maxStreams && s.memoryCap !== null && s.memoryCap < x.maxStreams ? 'memoire' : 'flux_max';
-  const rangeMax = Math.max(a, ...proofs.filter((p) => p.essais_tenus > 0).map((p) => p.flux));
+  const range = rerunRange(mine, a, proofs, s.search.cap);
   const next = proofs.find((p) => p.flux === a + 1);
   const served = a === 0 ? 'not even 1 live stream with no gap' : `${plural(a, 'live stream')} with no gap (${atA ? gapEvidence(atA) : 'no evidence'})`;
   const disagree = unsettled(proofs, a);
   const short = s.short ? ` Fewer trials than asked at its edges: ${s.short}.` : '';
-  const phrase = `${x.voiceLabel}, ${s.name}: ${served}; ${beyondA(s, a, proofs, borne, x.maxStreams)}${disagree ? ` (${disagree})` : ''}.${short} Within ${x.limitMs} ms of first audio: ${answerB(s, a, b, proofs, x.limitMs, x.aloneMs)}.`;
+  const rerun = range.min < range.max ? `, a rerun may say ${range.min} to ${range.max}` : '';
+  const phrase = `${x.voiceLabel}, ${s.name}: ${served}${rerun}; ${beyondA(s, a, proofs, borne, x.maxStreams)}${disagree ? ` (${disagree})` : ''}.${short} Within ${x.limitMs} ms of first audio: ${answerB(s, a, b, proofs, x.limitMs, x.aloneMs)}.`;
   return {
     voix: s.voice,
     disposition: s.name,
     flux_max_sans_trou: a,
     flux_max_dans_la_borne: b,
-    plage_sans_trou: { min: a, max: rangeMax },
+    plage_sans_trou: range,
     sessions: atA?.sessions ?? 0,
     sessions_avec_trou: atA?.sessions_avec_trou ?? 0,
     taux_trou_max: atA?.taux_trou_max ?? null,
@@ -106,7 +128,7 @@ export function voiceVerdict(voiceLabel: string, entries: CapacityEntry[], limit
   const best = (key: 'flux_max_sans_trou' | 'flux_max_dans_la_borne'): CapacityEntry => [...entries].sort((x, y) => y[key] - x[key])[0] as CapacityEntry;
   const a = best('flux_max_sans_trou');
   const b = best('flux_max_dans_la_borne');
-  const range = a.plage_sans_trou.max > a.flux_max_sans_trou ? ` (trials up to ${a.plage_sans_trou.max} did not all fail)` : '';
+  const range = a.plage_sans_trou.max > a.plage_sans_trou.min ? ` (a rerun may say ${a.plage_sans_trou.min} to ${a.plage_sans_trou.max})` : '';
   const capped = a.borne === 'flux_max' ? ' (the --max-streams cap: it may serve more)' : '';
   const headA = a.flux_max_sans_trou === 0 ? 'no layout served one live stream without a gap' : `${plural(a.flux_max_sans_trou, 'live stream')} with no gap, with ${a.disposition}${capped}${range}`;
   const headB = b.flux_max_dans_la_borne === 0 ? `no layout kept every first audio within ${limitMs} ms` : `${b.flux_max_dans_la_borne} with first audio within ${limitMs} ms too, with ${b.disposition}`;

@@ -9,7 +9,7 @@ import { runCapacity, type CapacityOptions, type CapacityProgress } from '../cap
 import type { CapacityArchive, TrialRecord } from '../capacity/schema.js';
 import { formatDuration } from '../report/progress.js';
 import { allowedCores } from '../measure/clock.js';
-import { parseChoice, parsePositive, parseWhole } from './parse.js';
+import { parseChoice, parsePositive, parseWhole, settleSeconds } from './parse.js';
 import type { Io } from './run-command.js';
 
 export interface CapacityFlags {
@@ -48,7 +48,7 @@ function capacityOptions(f: CapacityFlags): CapacityOptions {
     maxMinutes: f['max-minutes'] === undefined ? undefined : parsePositive(f['max-minutes'], '--max-minutes', '8'),
     seed: f.seed === undefined ? undefined : parseWhole(f.seed, '--seed', 0),
     label: f.label,
-    settleSeconds: f.settle === undefined ? undefined : parseWhole(f.settle, '--settle', 0),
+    settleSeconds: settleSeconds(f.settle),
     layouts: isolation === undefined ? undefined : defaultLayouts(allowedCores().length, isolation),
     outDir: f['out-dir'],
     voicesDir: f['voices-dir'],
@@ -71,7 +71,7 @@ function progressLine(e: CapacityProgress): string | undefined {
 function trialLine(t: TrialRecord, index: number): string {
   const failed = t.controles.filter((c) => !c.held).map((c) => `${c.name} ${c.measured ?? '?'} ${c.unit}`);
   const kind = t.but === 'premier_son' ? 'first audio' : 'whole';
-  const outcome = t.etat !== 'done' && t.etat !== 'stopped' ? `${t.etat.toUpperCase()} ${t.erreur ?? ''}` : t.but === 'sans_trou' ? (t.tenu ? 'no gap' : 'gap') : t.sans_trou === false ? 'gap' : t.dans_la_borne ? 'in bound' : 'over the bound';
+  const outcome = t.etat !== 'done' && t.etat !== 'stopped' ? `${t.etat.toUpperCase()} ${t.erreur ?? ''}` : t.but === 'sans_trou' ? (t.tenu ? 'no gap' : t.sans_trou ? `no gap heard, but behind real time (x${t.debit_par_flux?.toFixed(2)} per listener)` : 'gap') : t.sans_trou === false ? 'gap' : t.dans_la_borne ? 'in bound' : 'over the bound';
   const first = t.premier_son_max_ms === null ? '-' : `${Math.round(t.premier_son_max_ms)} ms`;
   return `trial ${index} (round ${t.manche}${t.reprise > 0 ? `, again #${t.reprise}` : ''}): ${t.voix}, ${t.disposition}, K=${t.flux} ${kind}: ${outcome}, first audio at most ${first}, ${t.trous} gap(s)${t.etat === 'stopped' ? ` (stopped: ${t.erreur})` : ''}${failed.length > 0 ? `, control FAILED: ${failed.join(', ')} (not counted)` : ''}`;
 }

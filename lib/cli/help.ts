@@ -17,13 +17,19 @@ Usage:
   piper-parallel capacity [options]        how many live streams each layout serves before a gap
   piper-parallel schema [throughput|capacity]   print the archives' JSON Schema
 
-Capacity options (also --voice, --text-file, --rounds, --seed, --settle, --out-dir, --voices-dir,
+Capacity options (also --voice, --text-file, --settle, --out-dir, --voices-dir,
 --resume, --json, --quiet, --no-report):
   --arrivals together|staggered|poisson   when listeners arrive (default staggered: spread evenly
                         over one mean sentence; poisson is seeded)
   --schedule fifo|deadline   the queue's order (default deadline: the sentence due soonest first)
-  --first-audio-ms MS   a K fails when first audio p95 goes over this (default 500)
+  --first-audio-ms MS   the bound of the second answer: first audio p95 within it (default 500)
   --max-streams N       the sweep's ceiling (default 32)
+  --rounds R            trials of each edge K and the next, fresh workers each (default 3)
+  --sessions N          listener-sessions to hear at each answer (default 18: no gap among
+                        them puts the gap rate below 15%, 95%)
+  --max-minutes M       extra rounds for edges that moved only while within M minutes (default 8)
+  --seed N              seed of the order and of poisson arrivals (default drawn, printed, archived)
+  --label NAME          a name for this machine in summaries (archived)
   --isolation process|thread   workers as processes (default) or worker threads
 
 Run options:

@@ -29,3 +29,15 @@ export function parseChoice<T extends string>(raw: string, option: string, choic
   }
   return raw as T;
 }
+
+/** The environment variable that sets --settle where the option is not given (tests, CI). */
+export const SETTLE_ENV = 'PIPER_PARALLEL_SETTLE';
+
+/** --settle, else PIPER_PARALLEL_SETTLE, else undefined (the library's default, 30 s). */
+export function settleSeconds(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): number | undefined {
+  if (flag !== undefined) return parseWhole(flag, '--settle', 0);
+  const raw = env[SETTLE_ENV];
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^\s*\d+\s*$/.test(raw)) throw new PiperParallelError('USAGE', `${SETTLE_ENV} must be a whole number of seconds >= 0, got "${raw}"; e.g. ${SETTLE_ENV}=0, or unset it`);
+  return Number(raw);
+}

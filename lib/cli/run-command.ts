@@ -5,7 +5,7 @@ import { armLine, headerLines } from '../report/table.js';
 import { writeReports } from '../report/write.js';
 import type { AffinityChoice, EngineChoice, IsolationChoice, Scope } from '../run/conditions.js';
 import { runArms, type Progress, type RunArmsOptions } from '../run/run-arms.js';
-import { parseChoice, parseList, parsePositive, parseWhole } from './parse.js';
+import { parseChoice, parseList, parsePositive, parseWhole, settleSeconds } from './parse.js';
 
 export interface RunFlags {
   passes?: string;
@@ -53,7 +53,7 @@ function runOptions(flags: RunFlags): RunArmsOptions {
     seed: flags.seed === undefined ? undefined : parseWhole(flags.seed, '--seed', 0),
     precision: flags.precision === undefined ? undefined : parsePositive(flags.precision, '--precision', '5'),
     maxMinutes: flags['max-minutes'] === undefined ? undefined : parsePositive(flags['max-minutes'], '--max-minutes', '20'),
-    settleSeconds: flags.settle === undefined ? undefined : parseWhole(flags.settle, '--settle', 0),
+    settleSeconds: settleSeconds(flags.settle),
     streams: flags.streams === undefined ? undefined : parseList(flags.streams, '--streams', 1),
     threads: flags.threads === undefined ? undefined : parseList(flags.threads, '--threads', 1),
     affinity: flags.affinity === undefined ? undefined : parseChoice<AffinityChoice>(flags.affinity, '--affinity', ['on', 'off', 'both']),

@@ -28,7 +28,7 @@ describe('piper-parallel capacity, end to end on a synthetic voice', () => {
       const at = archive.essais.filter((t) => t.disposition === c.disposition && t.flux === 2 && t.but === 'sans_trou' && t.controle_tenu);
       assert.ok(at.length >= 2 && at.every((t) => t.tenu), c.phrase);
       assert.deepEqual([c.essais, c.essais_tenus, c.sessions, c.sessions_avec_trou], [at.length, at.length, 2 * at.length, 0]);
-      assert.match(c.phrase, /: 2 live streams with no gap \(\d+ of \d+ trials, \d+ listener-sessions, 0 with a gap: gap rate below \d+% \(95% confidence\)\); --max-streams 2 reached\. Within 500 ms of first audio: /);
+      assert.match(c.phrase, /: 2 live streams with no gap \(\d+ of \d+ trials, \d+ listener-sessions, 0 with a gap: gap rate below \d+% \(95% confidence\)\)(, a rerun may say \d+ to 2)?; --max-streams 2 reached\. Within 500 ms of first audio: /);
     }
     assert.ok(archive.essais.every((t) => t.controles.map((x) => x.name).join() === 'arrivals,memory,outside_load'));
     assert.ok(archive.essais.some((t) => t.manche === 2));

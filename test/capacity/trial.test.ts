@@ -65,6 +65,26 @@ describe('a capacity trial, with fake workers on virtual time', () => {
     }
   });
 
+  it('a short reply can hide a machine that falls behind: no gap heard, under x1 per listener, not held', async () => {
+    const timers = new VirtualTimers(0);
+    // One worker, two listeners; sentence 0 plays 2 s (made in 500 ms), sentence 1 plays 0.2 s (made in 900 ms).
+    const workers = new FakeWorkers(1, timers, (s) => [500, 900][s] as number, (s) => [2, 0.2][s] as number);
+    const r = await runTrial({ ...base, workers, offsetsMs: [0, 0], policy: 'deadline', estimatedAudioSeconds: [2, 0.2], timers });
+    // Ready: L0s0 550, L1s0 1050, L0s1 1950 (due 2550), L1s1 2850 (due 3050): no gap.
+    assert.deepEqual([r.state, r.gaps], ['done', 0]);
+    // 4.4 s of audio made from 50 to 2850 ms: x1.571, x0.786 per listener.
+    const out = trialOutcome(r, 'sans_trou', 10_000);
+    assert.deepEqual([out.gapFree, out.keptPace, out.held], [true, false, false]);
+    assert.equal(trialHeld(r), false);
+    const rec = trialRecord(r, { voice: 'v', layout: 'l', k: 2, workers: 1, round: 1, purpose: 'sans_trou', firstAudioLimitMs: 500, swapPages: 0 });
+    assert.deepEqual([rec.sans_trou, rec.au_rythme, rec.tenu], [true, false, false]);
+    assert.ok(Math.abs((rec.debit_par_flux ?? 0) - 4.4 / 2.8 / 2) < 1e-9, String(rec.debit_par_flux));
+    // The same sentences made faster keep pace: held.
+    const quick = new FakeWorkers(1, timers, (s) => [500, 500][s] as number, (s) => [2, 0.2][s] as number);
+    const q = await runTrial({ ...base, workers: quick, offsetsMs: [0, 0], policy: 'deadline', estimatedAudioSeconds: [2, 0.2], timers });
+    assert.deepEqual(trialOutcome(q, 'sans_trou', 10_000), { gapFree: true, keptPace: true, held: true, inBound: true });
+  });
+
   it('a trial stopped at a gap before every listener arrived: only the listeners due count for the arrivals control', async () => {
     const timers = new VirtualTimers(1000);
     // Each 1 s sentence takes 1.2 s on the one worker: listener 0's second sentence is 200 ms late, at 50 + 2400.
@@ -158,10 +178,10 @@ describe('a capacity trial, with fake workers on virtual time', () => {
     const workers = new FakeWorkers(2, timers, () => 300, () => 1);
     const r = await runTrial({ ...base, workers, offsetsMs: [0, 0], policy: 'deadline', estimatedAudioSeconds: [1, 1, 1], timers, stop: { atGap: true, firstAudioMs: 500 } });
     assert.deepEqual([r.state, r.message, r.jobs.length], ['stopped', 'every listener has its first audio', 2]);
-    assert.deepEqual(trialOutcome(r, 'premier_son', 500), { gapFree: null, inBound: true });
+    assert.deepEqual(trialOutcome(r, 'premier_son', 500), { gapFree: null, keptPace: null, held: null, inBound: true });
     const over = await runTrial({ ...base, workers: new FakeWorkers(1, timers, () => 300, () => 1), offsetsMs: [0, 0], policy: 'deadline', estimatedAudioSeconds: [1, 1, 1], timers, stop: { atGap: true, firstAudioMs: 500 } });
     // The one worker: listener 0 at 300 ms, listener 1 at 600 ms, over 500.
     assert.deepEqual([over.state, over.message], ['stopped', 'listener 1 waited 600 ms for its first audio, over 500 ms']);
-    assert.deepEqual(trialOutcome(over, 'premier_son', 500), { gapFree: null, inBound: false });
+    assert.deepEqual(trialOutcome(over, 'premier_son', 500), { gapFree: null, keptPace: null, held: null, inBound: false });
   });
 });

@@ -12,13 +12,13 @@ const yesNo = (x: boolean | null): string => (x === null ? 'not known' : x ? 'ye
 function trialCells(t: TrialRecord): string[] {
   const failed = t.controles.filter((c) => !c.held).map((c) => `${c.name}: ${c.message}`);
   const kind = `${t.but === 'sans_trou' ? 'whole' : 'first audio'}${t.reprise > 0 ? ` (again #${t.reprise})` : ''}`;
-  return [t.voix, t.disposition, String(t.flux), String(t.travailleurs), String(t.manche), kind, t.etat, yesNo(t.sans_trou), yesNo(t.dans_la_borne), `${ms(t.premier_son_p95_ms)} / ${ms(t.premier_son_max_ms)}`, `${t.trous} (${t.flux_avec_trous})`, t.retard_arrivee_max_ms.toFixed(1), `${t.debit_agrege?.toFixed(1) ?? '-'}, ${t.debit_par_flux?.toFixed(2) ?? '-'}`, failed.length === 0 ? 'OK' : `FAILED, not counted: ${failed.join('; ')}`];
+  return [t.voix, t.disposition, String(t.flux), String(t.travailleurs), String(t.manche), kind, t.etat, t.sans_trou === true && t.au_rythme === false ? 'yes, behind pace' : yesNo(t.sans_trou), yesNo(t.dans_la_borne), `${ms(t.premier_son_p95_ms)} / ${ms(t.premier_son_max_ms)}`, `${t.trous} (${t.flux_avec_trous})`, t.retard_arrivee_max_ms.toFixed(1), `${t.debit_agrege?.toFixed(1) ?? '-'}, ${t.debit_par_flux?.toFixed(2) ?? '-'}`, failed.length === 0 ? 'OK' : `FAILED, not counted: ${failed.join('; ')}`];
 }
 
 const ANSWER_COLUMNS = ['voice', 'layout', 'live streams, no gap', 'trials held / sessions / gap rate below (95%)', 'within the first-audio bound', 'first audio p95 ms', 'first sentence alone ms', 'stopped by'];
 
 function answerCells(c: CapacityEntry): string[] {
-  const range = c.plage_sans_trou.max > c.plage_sans_trou.min ? ` (trials up to ${c.plage_sans_trou.max} did not all fail)` : '';
+  const range = c.plage_sans_trou.max > c.plage_sans_trou.min ? ` (rerun: ${c.plage_sans_trou.min}-${c.plage_sans_trou.max})` : '';
   const rate = c.taux_trou_max === null ? '-' : `${percentUp(c.taux_trou_max)}%`;
   return [c.voix, c.disposition, `${c.flux_max_sans_trou}${range}`, c.flux_max_sans_trou === 0 ? '-' : `${c.essais_tenus} of ${c.essais} / ${c.sessions} / ${rate}`, String(c.flux_max_dans_la_borne), ms(c.premier_son_p95_ms), ms(c.premier_son_seul_ms), c.borne];
 }
