@@ -1,6 +1,7 @@
 /**
- * One capacity trial as the sweep runs it: fresh workers loaded for it, the machine read around it,
- * its record appended to the partial file at once, its workers reaped after. A resumed run takes a
+ * One capacity trial as the sweep runs it, on the pool of its layout's turn (fresh each round, grown
+ * to the trial's K), the machine read around it, its record appended to the partial file at once;
+ * a trial that leaves workers busy or in doubt has the whole pool reaped. A resumed run takes a
  * trial it already holds instead of running it.
  */
 import { PiperParallelError } from '../errors.js';

@@ -15,6 +15,20 @@ const own: Layout = { workers: 'K', threads: 1, pinned: false, isolation: 'proce
 const pool2: Layout = { workers: 2, threads: 1, pinned: false, isolation: 'process' };
 const oneSecond = [1, 1, 1];
 
+/** Workers at x1.25 per listener on 2 cores, arrivals 10 ms late in the trials `late` picks. */
+function lateWhen(late: (trial: { index: number; k: number }) => boolean): ReturnType<typeof sweepOn> {
+  let current = { index: 0, k: 0 };
+  return sweepOn({
+    machine: { cores: 2, speed: 1.25, audioSeconds: oneSecond },
+    layouts: [own],
+    sessions: 6,
+    timers: (inner) => lateTimers(inner, 10, () => late(current)),
+    onProgress: (e) => {
+      if (e.kind === 'trial-start') current = { index: e.index, k: e.k };
+    },
+  });
+}
+
 describe('the capacity sweep finds the capacity worked out by hand (fake machine, virtual time)', () => {
   it('a worker per listener at x1.25 on 2 cores: 2 live streams; the first sentence alone (800 ms) is over the bound', async () => {
     // K <= 2: each listener has a core, x1.25: sentence j ready at 0.8 (j + 1) s, before the one before ends.
@@ -73,16 +87,7 @@ describe('the capacity sweep finds the capacity worked out by hand (fake machine
   });
 
   it('a trial whose arrivals were late is not counted: it is run again, and the answer rests on the run that held', async () => {
-    let index = 0;
-    const { archive } = await sweepOn({
-      machine: { cores: 2, speed: 1.25, audioSeconds: oneSecond },
-      layouts: [own],
-      sessions: 6,
-      timers: (inner) => lateTimers(inner, 10, () => index === 1),
-      onProgress: (e) => {
-        if (e.kind === 'trial-start') index = e.index;
-      },
-    });
+    const { archive } = await lateWhen((t) => t.index === 1);
     const [first, again] = archive.essais;
     // The late trial heard no gap, but its arrivals were 10 ms late: it does not count.
     assert.deepEqual([first?.flux, first?.tenu, first?.controle_tenu, first?.controles.find((c) => c.name === 'arrivals')?.measured], [2, true, false, 10]);
@@ -93,16 +98,7 @@ describe('the capacity sweep finds the capacity worked out by hand (fake machine
   });
 
   it('a K whose every try had late arrivals is given up: never claimed, said, and the run does not hold', async () => {
-    let k = 0;
-    const { archive } = await sweepOn({
-      machine: { cores: 2, speed: 1.25, audioSeconds: oneSecond },
-      layouts: [own],
-      sessions: 6,
-      timers: (inner) => lateTimers(inner, 10, () => k === 3),
-      onProgress: (e) => {
-        if (e.kind === 'trial-start') k = e.k;
-      },
-    });
+    const { archive } = await lateWhen((t) => t.k === 3);
     const e = archive.capacite[0] as CapacityEntry;
     assert.deepEqual([e.flux_max_sans_trou, e.borne, e.controle_tenu, archive.controle_tenu], [2, 'controles', false, false]);
     assert.match(e.phrase, /at 3, a control failed in every try \(arrivals 10 ms\), so it was not counted/);
