@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Archive, ArmRecord } from '../lib/archive/schema.js';
-import { layoutLabel } from '../lib/report/verdict.js';
+import { layoutLabel } from '../lib/verdict/index.js';
 
 interface Claim { key: string; voice: string; k: number; a: string; b: string; ratio: number; interval: [number, number] | null; resolved: boolean }
 

@@ -16,7 +16,7 @@ export { fetchVoices } from './voice/fetch.js';
 export { encodeWav, parseWavHeader } from './voice/wav.js';
 export { compareArchives, comparisonMarkdown, type Comparison, type MetricRow, type MetricVerdict } from './compare/compare.js';
 export { readComparable, type ComparableRun } from './compare/read.js';
-export { buildVerdict } from './report/verdict.js';
+export { buildVerdict } from './verdict/index.js';
 export { ProcessAdapter } from './run/adapters/process.js';
 export { ThreadAdapter } from './run/adapters/thread.js';
 export { outsideLoadControl } from './measure/controls.js';

@@ -23,8 +23,11 @@ const shCommands = blocks.filter((b) => b.lang === 'sh').flatMap((b) => b.body.s
   .flatMap((l) => (l.startsWith('npm ci && ') ? ['npm ci', l.slice('npm ci && '.length)] : [l]));
 const yamlCommands = blocks.filter((b) => b.lang === 'yaml').flatMap((b) => [...b.body.matchAll(/^\s*- run: (.+)$/gm)].map((m) => m[1]?.trim() ?? ''));
 const tsBlocks = blocks.filter((b) => b.lang === 'ts').map((b) => b.body);
-/** What .ci/run itself runs: running them here would reinstall under the running tests, or recurse. */
-const RUN_BY_CI = ['npm ci', 'npm test'];
+/**
+ * What .ci/run itself runs: running them here would reinstall under the running tests, or recurse;
+ * and the whole default experiment, the suite's longest run, which .ci/run runs beside the suite.
+ */
+const RUN_BY_CI = ['npm ci', 'npx piper-parallel 6', 'npm test'];
 /** Installing from the registry: test/package.test.ts runs this install on the packed tarball instead. */
 const RUN_BY_PACKAGE_TEST = ['npm install --save-dev piper-parallel'];
 /** The suite on Node 24: .ci/run runs it (here it would recurse). */
@@ -103,7 +106,7 @@ before(async () => {
 after(() => server?.close());
 
 describe('README', () => {
-  it('shows the two set-up commands, and .ci/run runs npm ci and npm test', () => {
+  it('shows the two set-up commands, and .ci/run runs npm ci, the default experiment and npm test', () => {
     assert.deepEqual(shCommands.slice(0, 3), ['npm ci', 'npx piper-parallel 6', 'npm test']);
     const ci = readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8').split('\n').map((l) => l.trim());
     for (const c of RUN_BY_CI) assert.ok(ci.some((l) => l === c || l.startsWith(`${c} `)), `.ci/run runs ${c}`);

@@ -87,8 +87,34 @@ export const SyncSchema = z.object({
   etendue_s: z.number(),
 });
 
-/** A over B from the rounds both ran: the ratio, its 95% interval, resolved when the interval excludes 1. */
-const PairSchema = z.object({ a: z.string(), b: z.string(), rapport: figure, rapport_ic95: z.tuple([z.number(), z.number()]).nullable(), tranche: z.boolean() });
+/**
+ * A quoted pair's family: the pairs the verdict's sentences quote for one voice, widened together
+ * (Bonferroni, each at 1 - 5%/taille); the verdict decides on this interval.
+ */
+const FamilySchema = z.object({
+  taille: z.number().int().positive(),
+  confiance: z.number(),
+  ic: z.tuple([z.number(), z.number()]).nullable(),
+  /** The family interval excludes 1. */
+  tranche: z.boolean(),
+  /** The family interval lies within the equivalence margin. */
+  equivalent: z.boolean(),
+});
+
+/**
+ * A over B from the rounds both ran: the ratio (geometric mean of the round ratios), its own 95%
+ * interval, resolved when that interval excludes 1, equivalent when it lies within the margin
+ * (protocole.marge_equivalence_pct); `famille` on the pairs a sentence quotes. Absent fields: older archives.
+ */
+const PairSchema = z.object({
+  a: z.string(),
+  b: z.string(),
+  rapport: figure,
+  rapport_ic95: z.tuple([z.number(), z.number()]).nullable(),
+  tranche: z.boolean(),
+  equivalent: z.boolean().optional(),
+  famille: FamilySchema.optional(),
+});
 
 export const ArmSchema = z.object({
   voix: z.string(),
@@ -120,8 +146,14 @@ export const ArmSchema = z.object({
   debit_agrege_par_passe: z.array(z.number()),
   debit_agrege_passe_mediane: figure,
   /**
-   * 95% interval of debit_agrege_passe_mediane that holds the drift between rounds: the t interval
-   * of the mean log of the round figures (debit_agrege_manches), set around the median. null below 2 rounds.
+   * The arm's one centre: the geometric mean of its round figures (debit_agrege_manches), the figure
+   * its interval, the table, the ranking and the charts all use. Absent in archives from before it
+   * (readers then take debit_agrege_passe_mediane).
+   */
+  debit_agrege_centre: figure.optional(),
+  /**
+   * 95% interval that holds the drift between rounds: the t interval of the mean log of the round
+   * figures (debit_agrege_manches), around debit_agrege_centre (around the pass median before it). null below 2 rounds.
    */
   debit_agrege_ic95: z.tuple([z.number(), z.number()]).nullable(),
   /** Per round (index = manche - 1): the median of that round's per-pass aggregates; null where the arm did not run. */
@@ -221,6 +253,8 @@ export const ArchiveSchema = z.object({
     precision_pct: figure,
     /** --max-minutes: the budget for added rounds; null when not asked. */
     minutes_max: figure,
+    /** --margin: two layouts within ±this % of each other are called equivalent. Absent before it (6). */
+    marge_equivalence_pct: z.number().positive().optional(),
   }),
   voix: z.array(z.object({ nom: z.string(), synthetique: z.boolean(), sha256: z.string(), taille_octets: z.number().int(), frequence_hz: z.number().int() })),
   bras: z.array(ArmSchema),

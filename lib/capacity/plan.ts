@@ -1,8 +1,8 @@
 /** Step 1 of a capacity run: every option checked and every voice ready, before anything is measured. */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { checkWritable, archiveBaseName } from '../archive/writer.js';
 import type { MachineBlock } from '../archive/schema.js';
+import { readMemAvailable } from '../measure/memory.js';
 import { PiperParallelError } from '../errors.js';
 import { allowedCores } from '../measure/clock.js';
 import { machineBlock } from '../measure/machine.js';
@@ -69,16 +69,6 @@ function oneOf<T extends string>(value: T | undefined, option: string, choices: 
   return value;
 }
 
-/** MemAvailable from /proc/meminfo, in bytes; null where unreadable. */
-export function readMemAvailable(): number | null {
-  try {
-    const m = /^MemAvailable:\s+(\d+) kB/m.exec(readFileSync('/proc/meminfo', 'utf8'));
-    return m ? Number(m[1]) * 1024 : null;
-  } catch {
-    return null;
-  }
-}
-
 export async function planCapacity(o: CapacityOptions): Promise<CapacityPlan> {
   const firstAudioMs = o.firstAudioMs ?? 500;
   if (!(Number.isFinite(firstAudioMs) && firstAudioMs > 0)) throw new PiperParallelError('USAGE', `--first-audio-ms must be a number of ms above 0, got ${firstAudioMs}; e.g. --first-audio-ms 500`);
@@ -121,3 +111,5 @@ export async function planCapacity(o: CapacityOptions): Promise<CapacityPlan> {
     notes,
   };
 }
+
+export { readMemAvailable };

@@ -50,7 +50,9 @@ Run options:
   --warmup N            untimed passes each time an arm's streams start, in every round (default 1)
   --rounds R            split each arm's passes into R rounds; each round runs every arm once,
                         in a shuffled order (default 3, at most PASSES)
-  --seed N              seed of the rounds' order (default 1)
+  --seed N              seed of the rounds' order (default: drawn at random, archived and
+                        printed; give it to repeat a run's orders exactly)
+  --margin PCT          two layouts within ±PCT% of each other are called equivalent (default 6)
   --precision PCT       add rounds until every layout ratio's 95% interval is within ±PCT%
   --max-minutes M       the time budget for --precision (default 30)
   --text-file FILE      one sentence per line (UTF-8); default built-in French sentences

@@ -60,6 +60,7 @@ function parseCommandLine(argv: string[]) {
         rounds: { type: 'string' },
         sessions: { type: 'string' },
         seed: { type: 'string' },
+        margin: { type: 'string' },
         label: { type: 'string' },
         precision: { type: 'string' },
         'max-minutes': { type: 'string' },

@@ -20,6 +20,7 @@ export interface RunFlags {
   rounds?: string;
   seed?: string;
   precision?: string;
+  margin?: string;
   'max-minutes'?: string;
   settle?: string;
   'text-file'?: string;
@@ -51,6 +52,7 @@ function runOptions(flags: RunFlags): RunArmsOptions {
     warmup: flags.warmup === undefined ? undefined : parseWhole(flags.warmup, '--warmup', 0),
     rounds: flags.rounds === undefined ? undefined : parseWhole(flags.rounds, '--rounds', 1),
     seed: flags.seed === undefined ? undefined : parseWhole(flags.seed, '--seed', 0),
+    margin: flags.margin === undefined ? undefined : parsePositive(flags.margin, '--margin', '6'),
     precision: flags.precision === undefined ? undefined : parsePositive(flags.precision, '--precision', '5'),
     maxMinutes: flags['max-minutes'] === undefined ? undefined : parsePositive(flags['max-minutes'], '--max-minutes', '20'),
     settleSeconds: settleSeconds(flags.settle),

@@ -49,3 +49,13 @@ export function readOwnMajorFaults(): number | undefined {
     return undefined;
   }
 }
+
+/** MemAvailable from /proc/meminfo, in bytes; null where unreadable. */
+export function readMemAvailable(): number | null {
+  try {
+    const m = /^MemAvailable:\s+(\d+) kB/m.exec(readFileSync('/proc/meminfo', 'utf8'));
+    return m ? Number(m[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}

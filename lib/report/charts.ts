@@ -1,3 +1,4 @@
+import { armCentre } from '../verdict/labels.js';
 import type { TopLevelSpec } from 'vega-lite';
 import type { Archive, ArmRecord } from '../archive/schema.js';
 import { armVoiceLabel } from './table.js';
@@ -18,9 +19,9 @@ const WIDTH = 520;
 
 /** Aggregate throughput per arm with its interval, and each stream's median beside it. */
 function throughputChart(voice: string, arms: ArmRecord[]): ChartSpec {
-  const aggregate = arms.filter((a) => a.debit_agrege_passe_mediane !== null).map((a) => ({
+  const aggregate = arms.filter((a) => armCentre(a) !== null).map((a) => ({
     arm: armKey(a),
-    aggregate: a.debit_agrege_passe_mediane,
+    aggregate: armCentre(a),
     low: a.debit_agrege_ic95?.[0] ?? null,
     high: a.debit_agrege_ic95?.[1] ?? null,
   }));
@@ -83,11 +84,12 @@ function skewChart(voice: string, arms: ArmRecord[]): ChartSpec | undefined {
 /** Aggregate against K for each layout, beside the ideal min(K, cores) x single stream. */
 function scalingChart(voice: string, arms: ArmRecord[], cores: number): ChartSpec | undefined {
   if (new Set(arms.map((a) => a.flux_simultanes)).size < 2) return undefined;
-  const single = arms.find((a) => a.flux_simultanes === 1 && a.fils_par_flux === 1 && a.debit_agrege_passe_mediane !== null);
+  const single = arms.find((a) => a.flux_simultanes === 1 && a.fils_par_flux === 1 && armCentre(a) !== null);
   const layout = (a: ArmRecord): string => `T=${a.fils_par_flux} ${a.affinite_demandee ? 'pinned' : 'free'} ${a.isolation}`;
-  const values = arms.filter((a) => a.debit_agrege_passe_mediane !== null).map((a) => ({ k: a.flux_simultanes, aggregate: a.debit_agrege_passe_mediane, layout: layout(a) }));
+  const values = arms.filter((a) => armCentre(a) !== null).map((a) => ({ k: a.flux_simultanes, aggregate: armCentre(a), layout: layout(a) }));
   const ks = [...new Set(arms.map((a) => a.flux_simultanes))].sort((p, q) => p - q);
-  const ideal = single?.debit_agrege_passe_mediane ? ks.map((k) => ({ k, ideal: Math.min(k, cores) * (single.debit_agrege_passe_mediane ?? 0) })) : [];
+  const singleCentre = single ? armCentre(single) : null;
+  const ideal = singleCentre ? ks.map((k) => ({ k, ideal: Math.min(k, cores) * singleCentre })) : [];
   return {
     id: `scaling-${slug(voice)}`,
     title: `${voice}: aggregate throughput against K (dots), ideal min(K, cores) x one stream (dashed)`,

@@ -1,3 +1,4 @@
+import { armCentre } from '../verdict/labels.js';
 /** What the Markdown and HTML reports both say, as plain text; each renders it in its own markup. */
 import type { Archive, ArmRecord } from '../archive/schema.js';
 import { num, signedPercent } from './format.js';
@@ -22,7 +23,7 @@ export function armCells(arm: ArmRecord): { cells: string[]; held: boolean } {
       arm.isolation,
       armEngine(arm) || 'onnxruntime model',
       arm.debit_par_flux_mediane.map((v) => `x${num(v)}`).join(' '),
-      `x${num(arm.debit_agrege_passe_mediane)}${interval}`,
+      `x${num(armCentre(arm))}${interval}`,
       `${num(arm.cpu_somme_medianes, 0)}%`,
       arm.affinites_vues.map((s) => `[${s.join(',')}]`).join(' '),
       verdict + noiseNote(arm),

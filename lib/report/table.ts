@@ -1,10 +1,6 @@
+import { armCentre, armVoiceLabel } from '../verdict/labels.js';
 import type { Archive, ArmRecord } from '../archive/schema.js';
 import { num as fmt } from './format.js';
-
-/** The voice as a reader must see it: synthetic voices are named so. */
-export function armVoiceLabel(arm: Pick<ArmRecord, 'voix' | 'voix_synthetique'>): string {
-  return arm.voix_synthetique && !arm.voix.includes('synthetic') ? `${arm.voix} (synthetic)` : arm.voix;
-}
 
 /** What the arm shows in its last column: OK, or the failed controls and by how much. */
 export function armVerdict(arm: ArmRecord): string {
@@ -43,7 +39,7 @@ export function armLine(arm: ArmRecord): string {
     arm.isolation.padEnd(7),
     ...(engine ? [engine.padEnd(32)] : []),
     `per stream ${perStream}`.padEnd(28),
-    `aggregate x${fmt(arm.debit_agrege_passe_mediane)} ${arm.debit_agrege_ic95 ? `[${fmt(arm.debit_agrege_ic95[0], 1)}, ${fmt(arm.debit_agrege_ic95[1], 1)}]` : '[no interval]'}`.padEnd(30),
+    `aggregate x${fmt(armCentre(arm))} ${arm.debit_agrege_ic95 ? `[${fmt(arm.debit_agrege_ic95[0], 1)}, ${fmt(arm.debit_agrege_ic95[1], 1)}]` : '[no interval]'}`.padEnd(30),
     `CPU ${fmt(arm.cpu_somme_medianes, 0)}%`.padEnd(9),
     `cores ${cores}`.padEnd(16),
     `${armVerdict(arm)}${noiseNote(arm)}`,
@@ -53,7 +49,7 @@ export function armLine(arm: ArmRecord): string {
 export function headerLines(a: Pick<Archive, 'protocole' | 'coeurs' | 'machine_detail' | 'voix'>): string[] {
   const synthetic = a.voix.filter((v) => v.synthetique).map((v) => v.nom);
   const lines = [
-    `piper-parallel: ${a.protocole.passes_par_bras} passes per arm (+${a.protocole.passes_echauffement} warm-up), ${a.protocole.conditions.length} conditions x ${a.voix.length} voices`,
+    `piper-parallel: ${a.protocole.passes_par_bras} passes per arm (+${a.protocole.passes_echauffement} warm-up), ${a.protocole.conditions.length} conditions x ${a.voix.length} voices, ${a.protocole.manches_prevues} rounds, seed ${a.protocole.graine} (--seed ${a.protocole.graine} repeats the orders)`,
     `text: ${a.protocole.source_du_texte}, ${a.protocole.texte.phrases} lines, ${a.protocole.texte.caracteres} characters, sha256 ${a.protocole.texte.sha256.slice(0, 12)}`,
     `machine: ${a.machine_detail.cpu}, ${a.coeurs} cores usable, load ${a.machine_detail.charge_avant.map((x) => x.toFixed(2)).join(' ')}`,
   ];
@@ -71,3 +67,5 @@ export function renderTable(a: Archive): string {
   lines.push(a.controle_tenu ? 'controls: all held' : 'controls: FAILED — nothing from this run may be published');
   return lines.join('\n');
 }
+
+export { armVoiceLabel };

@@ -207,31 +207,90 @@ function outcome(err: unknown): { state: ArmRun['state']; message: string } {
 }
 
 /**
+ * One arm's workers, open: loaded, then run a few passes at a time, so the arms of a voice can be
+ * open together and take their passes in turn, seconds apart. Failures become the arm's state;
+ * `activeMs` counts the arm's own time (loading and its passes), not its waits for other arms.
+ */
+export class ArmSession {
+  private readonly driver: ArmDriver;
+  private result: { state: ArmRun['state']; message?: string } = { state: 'done' };
+  private nextPass = 0;
+  private activeMs = 0;
+  private swapPages: number | null = 0;
+
+  constructor(private readonly p: ArmRunParams) {
+    this.driver = new ArmDriver(p);
+  }
+
+  get total(): number {
+    return (this.p.init.warmup ?? 0) + this.p.init.passes;
+  }
+
+  get warmups(): number {
+    return this.p.init.warmup ?? 0;
+  }
+
+  get failed(): boolean {
+    return this.result.state !== 'done';
+  }
+
+  /** Time and swapped pages over the arm's own steps only: another arm's passes are not this arm's. */
+  private async step(work: () => Promise<void>): Promise<void> {
+    if (this.failed) return;
+    const swapped = this.p.swapPages ?? (() => readSwapPages());
+    const t0 = monotonicMs();
+    const before = swapped();
+    try {
+      await work();
+    } catch (err) {
+      this.result = outcome(err);
+    }
+    const after = swapped();
+    this.swapPages = this.swapPages === null || before === null || after === null ? null : this.swapPages + (after - before);
+    this.activeMs += monotonicMs() - t0;
+  }
+
+  /** Spawn every worker and wait for each to load the voice. */
+  async open(): Promise<void> {
+    await this.step(async () => {
+      this.driver.spawnAll();
+      await this.driver.awaitLoaded();
+    });
+  }
+
+  /** The next `count` passes (warm-up first), or all that are left. */
+  async run(count = this.total): Promise<void> {
+    await this.step(async () => {
+      for (const end = Math.min(this.total, this.nextPass + count); this.nextPass < end; this.nextPass += 1) {
+        await this.driver.runPass(this.nextPass);
+        this.p.onPass?.(this.nextPass + 1, this.total);
+      }
+    });
+  }
+
+  /** Reap every worker; the arm as it ran. */
+  async close(): Promise<ArmRun> {
+    await Promise.all(this.driver.workers.map((w) => w.terminate(this.p.timeouts.graceMs)));
+    await this.p.adapter.closeArm?.();
+    const { driver } = this;
+    return { ...this.result, children: driver.children, sync: driver.sync, timedCpu: driver.timedCpu, swapPages: this.swapPages, wallSeconds: this.activeMs / 1000 };
+  }
+}
+
+/**
  * Run one arm: K workers, each pass started together. The parent is the barrier: it waits for
  * every worker to say ready, then sends one start instant a few ms ahead on the shared monotonic
  * clock. A worker that fails, dies or does not arrive in time fails the arm; all are reaped.
  */
 export async function runArmWorkers(p: ArmRunParams): Promise<ArmRun> {
-  const t0 = monotonicMs();
-  const swapped = p.swapPages ?? (() => readSwapPages());
-  const swap0 = swapped();
-  const arm = new ArmDriver(p);
-  let result: { state: ArmRun['state']; message?: string } = { state: 'done' };
+  const arm = new ArmSession(p);
+  let run: ArmRun | undefined;
   try {
-    arm.spawnAll();
-    await arm.awaitLoaded();
-    const total = (p.init.warmup ?? 0) + p.init.passes;
-    for (let pass = 0; pass < total; pass += 1) {
-      await arm.runPass(pass);
-      p.onPass?.(pass + 1, total);
-    }
-  } catch (err) {
-    result = outcome(err);
+    await arm.open();
+    await arm.run();
   } finally {
-    await Promise.all(arm.workers.map((w) => w.terminate(p.timeouts.graceMs)));
-    await p.adapter.closeArm?.();
+    // Reaped whatever was thrown: no child outlives its arm.
+    run = await arm.close();
   }
-  const swap1 = swapped();
-  const swapPages = swap0 === null || swap1 === null ? null : swap1 - swap0;
-  return { ...result, children: arm.children, sync: arm.sync, timedCpu: arm.timedCpu, swapPages, wallSeconds: (monotonicMs() - t0) / 1000 };
+  return run;
 }

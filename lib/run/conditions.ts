@@ -1,5 +1,6 @@
 import type { Condition } from '../archive/schema.js';
 import { PiperParallelError } from '../errors.js';
+import { ENGINE_NAMES } from '../verdict/labels.js';
 
 export type AffinityChoice = 'on' | 'off' | 'both';
 export type IsolationChoice = 'process' | 'thread' | 'both';
@@ -14,7 +15,7 @@ export const engineOf = (c: Pick<Condition, 'moteur'>): Engine => c.moteur ?? 'o
 export const scopeOf = (c: Pick<Condition, 'portee'>): Scope => c.portee ?? 'model';
 
 /** What people call each engine. */
-export const ENGINE_NAMES: Readonly<Record<Engine, string>> = { onnxruntime: 'onnxruntime-node', sherpa: 'sherpa-onnx' };
+export { ENGINE_NAMES };
 
 /** The original three conditions plus one process with two threads: both halves of the question. */
 export const DEFAULT_CONDITIONS: readonly Omit<Condition, 'isolation'>[] = [

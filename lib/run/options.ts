@@ -24,8 +24,10 @@ export interface RunArmsOptions {
   warmup?: number;
   /** Rounds: each runs every arm once, in a shuffled order (default 3, at most the passes). */
   rounds?: number;
-  /** Seed of the rounds' order (default 1); archived. */
+  /** Seed of the rounds' order (default: drawn at random, archived and printed, so a run can be repeated with it). */
   seed?: number;
+  /** Within ±this % two layouts are called equivalent (default 6). */
+  margin?: number;
   /** Add rounds until every layout ratio's 95% interval is within ±this % (or the time runs out). */
   precision?: number;
   /** The time budget, in minutes, within which rounds are added for --precision (default 30 when precision is asked). */

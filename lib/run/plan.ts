@@ -1,4 +1,5 @@
 /** Step 1 of a run: options and any resumed partial file become one protocol, checked before anything runs. */
+import { randomInt } from 'node:crypto';
 import path from 'node:path';
 import { conditionKey } from '../archive/partial.js';
 import type { Archive, Condition, MachineBlock } from '../archive/schema.js';
@@ -9,6 +10,7 @@ import { machineBlock, machineFingerprint } from '../measure/machine.js';
 import type { VoiceInfo } from '../voice/load.js';
 import { findVoice, locateVoice, voicePlaces, type VoicePlaces } from '../voice/places.js';
 import { SYNTHETIC_VOICES } from '../voice/synthetic/build.js';
+import { DEFAULT_MARGIN_PCT } from '../verdict/index.js';
 import { loadOnnxruntime } from '../voice/onnxruntime.js';
 import { PIPER_SESSION_LABEL } from '../voice/synthesizer.js';
 import { prepareText, type PreparedText } from '../voice/text.js';
@@ -31,6 +33,8 @@ export interface Plan {
   seed: number;
   precisionPct: number | null;
   maxMinutes: number | null;
+  /** Within ±this % two layouts are called equivalent. */
+  marginPct: number;
   settleSeconds: number;
   outDir: string;
   text: TextSource;
@@ -73,17 +77,21 @@ function counts(options: RunArmsOptions, h: PartialHeader | undefined) {
   checkCount(passes, 'passes', 1);
   checkCount(warmup, '--warmup', 0);
   checkCount(options.rounds, '--rounds', 1);
-  const rounds = options.rounds ?? h?.rounds ?? Math.min(3, passes);
+  // One pass per arm per round: the more rounds, the more the interval's degrees of freedom.
+  const rounds = options.rounds ?? h?.rounds ?? passes;
   if (rounds > passes) throw new PiperParallelError('USAGE', `--rounds ${rounds} is more than the ${passes} passes to split between them; give at most ${passes} rounds, or more passes`);
-  const seed = options.seed ?? h?.seed ?? 1;
+  // Drawn at random by default, so reruns do not repeat the same orders; archived and printed.
+  const seed = options.seed ?? h?.seed ?? randomInt(1, 2 ** 31 - 1);
   checkCount(seed, '--seed', 0);
   const precisionPct = options.precision ?? h?.precisionPct ?? null;
   if (precisionPct !== null && !(Number.isFinite(precisionPct) && precisionPct > 0)) throw new PiperParallelError('USAGE', `--precision must be a percentage above 0, got ${precisionPct}; e.g. --precision 5`);
   const maxMinutes = options.maxMinutes ?? h?.maxMinutes ?? (precisionPct !== null ? 30 : null);
   if (maxMinutes !== null && !(Number.isFinite(maxMinutes) && maxMinutes > 0)) throw new PiperParallelError('USAGE', `--max-minutes must be a number of minutes above 0, got ${maxMinutes}; e.g. --max-minutes 20`);
+  const marginPct = options.margin ?? h?.marginPct ?? DEFAULT_MARGIN_PCT;
+  if (!(Number.isFinite(marginPct) && marginPct > 0 && marginPct < 50)) throw new PiperParallelError('USAGE', `--margin must be a percentage between 0 and 50, got ${marginPct}; e.g. --margin 6`);
   const settleSeconds = options.settleSeconds ?? 30;
   checkCount(settleSeconds, '--settle', 0);
-  return { passes, warmup, rounds, seed, precisionPct, maxMinutes, settleSeconds };
+  return { passes, warmup, rounds, seed, precisionPct, maxMinutes, marginPct, settleSeconds };
 }
 
 /** The voices, resolved (built if synthetic and missing); a resumed run refuses a voice that changed. */
@@ -140,6 +148,7 @@ function protocol(c: ReturnType<typeof counts>, text: TextSource, voices: Plan['
     graine: c.seed,
     precision_pct: c.precisionPct,
     minutes_max: c.maxMinutes,
+    marge_equivalence_pct: c.marginPct,
   };
 }
 
@@ -191,6 +200,7 @@ export async function planRun(options: RunArmsOptions): Promise<Plan> {
     seed: c.seed,
     precisionPct: c.precisionPct,
     maxMinutes: c.maxMinutes,
+    marginPct: c.marginPct,
     conditions,
     text: { source: text.source, lines: text.lines, sha256: text.sha256 },
     voices: voices.map((v) => ({ name: v.name, sha256: v.sha256, ...(v.standsInFor ? { standsInFor: v.standsInFor } : {}) })),

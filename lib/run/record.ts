@@ -89,6 +89,12 @@ function byRound(rounds: number, values: ReadonlyArray<{ round: number; value: n
   });
 }
 
+/** The centre an interval of logs is built around; null with no value. */
+function geometricMean(values: readonly number[]): number | null {
+  const logs = values.filter((v) => v > 0).map(Math.log);
+  return logs.length === 0 || logs.length < values.length ? null : Math.exp(logs.reduce((a, b) => a + b, 0) / logs.length);
+}
+
 /** The between-round 95% interval (t on the logs of the round figures), set around `point`. */
 function around(point: number | null, perRound: ReadonlyArray<number | null>): [number, number] | null {
   const interval = logMeanInterval(perRound.filter((v): v is number => v !== null));
@@ -184,6 +190,7 @@ export function armRecord(run: ArmRun, id: ArmIdentity): ArmRecord {
   const perStream = enfants.map((e) => e.resume.ratio.mediane);
   const rounds = Math.max(1, ...spans.map(({ s }) => s.round ?? 1));
   const perRound = byRound(rounds, counted.map(({ s, audio, spanSeconds }) => ({ round: s.round ?? 1, value: audio / spanSeconds })));
+  const centre = geometricMean(perRound.filter((v): v is number => v !== null));
   const streamIntervals = enfants.map((e, i) => around(perStream[i] ?? null, byRound(rounds, e.passes.flatMap((p) => (p.ratio === null ? [] : [{ round: p.manche, value: p.ratio }])))));
   return {
     voix: id.voice.name,
@@ -218,7 +225,8 @@ export function armRecord(run: ArmRun, id: ArmIdentity): ArmRecord {
     debit_agrege_mediane: sumOrNull(perStream),
     debit_agrege_par_passe: perPass,
     debit_agrege_passe_mediane: perPassMedian,
-    debit_agrege_ic95: around(perPassMedian, perRound),
+    debit_agrege_centre: centre,
+    debit_agrege_ic95: around(centre, perRound),
     debit_agrege_manches: perRound,
     debit_par_flux_ic95: streamIntervals,
     dispersion_relative: relativeSpread,

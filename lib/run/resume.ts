@@ -16,6 +16,8 @@ export const PartialHeaderSchema = z.object({
   seed: z.number().int(),
   precisionPct: z.number().nullable(),
   maxMinutes: z.number().nullable(),
+  /** Absent in partial files from before --margin. */
+  marginPct: z.number().optional(),
   conditions: z.array(ConditionSchema),
   text: z.object({ source: z.string(), lines: z.array(z.string()), sha256: z.string() }),
   voices: z.array(z.object({ name: z.string(), sha256: z.string(), standsInFor: z.string().optional() })),

@@ -6,7 +6,7 @@ import { procCpuSampler } from '../measure/system-cpu.js';
 import { ProcessAdapter } from './adapters/process.js';
 import { ThreadAdapter } from './adapters/thread.js';
 import { DEFAULT_TIMEOUTS } from './arm.js';
-import { executeRounds } from './execute.js';
+import { executeRounds, heldFromResume } from './execute.js';
 import type { RunArmsOptions, RunResult } from './options.js';
 import { planRun } from './plan.js';
 import { archiveVoices, publishRun } from './publish.js';
@@ -23,7 +23,8 @@ export async function runArms(options: RunArmsOptions = {}): Promise<RunResult> 
   const startedMs = performance.now();
   const plan = await planRun(options);
   options.onProgress?.({ kind: 'voices', voices: plan.voices.map((v) => ({ name: v.name, synthetic: v.synthetic, standsInFor: v.standsInFor, from: v.from, dir: path.dirname(v.onnxPath) })) });
-  const partial = plan.resumed ? PartialLog.reopen(plan.resumed.file, plan.resumed.rounds.keys()) : await PartialLog.create(plan.outDir, plan.header.base, plan.header);
+  // Only what the resumed run keeps counts as held: a voice's round cut off part-way is written again.
+  const partial = plan.resumed ? PartialLog.reopen(plan.resumed.file, heldFromResume(plan).map((e) => `${e.key}#${e.round}`)) : await PartialLog.create(plan.outDir, plan.header.base, plan.header);
   const sampler = options.cpuSampler ?? procCpuSampler(plan.cores);
   if (plan.settleSeconds > 0) plan.machine.attente = await settle(plan.settleSeconds, plan.cores.length, { sampler, signal: options.signal });
   options.onProgress?.({ kind: 'start', header: { protocole: plan.protocole, coeurs: plan.cores.length, machine_detail: plan.machine, voix: archiveVoices(plan) } });

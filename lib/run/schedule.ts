@@ -25,3 +25,20 @@ export function roundOrder(count: number, seed: number, round: number): number[]
   }
   return order;
 }
+
+/**
+ * The order a voice's arms run in within a round: rounds come in pairs, the second the reverse of
+ * the first (A B C D, then D C B A), so a drift that is steady across a pair of rounds weighs on
+ * every arm alike; each pair shuffles anew from the seed, the round pair and the voice.
+ */
+export function voiceArmOrder(count: number, seed: number, round: number, voice: number): number[] {
+  const pair = Math.ceil(round / 2);
+  const base = roundOrder(count, (seed + voice * 7_919) >>> 0, pair);
+  return round % 2 === 1 ? base : [...base].reverse();
+}
+
+/** Voices take turns leading: in plan order in odd rounds, reversed in even ones. */
+export function voiceSequence(count: number, round: number): number[] {
+  const order = Array.from({ length: count }, (_, i) => i);
+  return round % 2 === 1 ? order : order.reverse();
+}

@@ -6,7 +6,7 @@ import { before, describe, it } from 'node:test';
 import type { Archive } from '../../lib/archive/schema.js';
 import { compareArchives, comparisonMarkdown } from '../../lib/compare/compare.js';
 import { readComparable, toComparable } from '../../lib/compare/read.js';
-import { buildVerdict } from '../../lib/report/verdict.js';
+import { buildVerdict } from '../../lib/verdict/index.js';
 import { runArms } from '../../lib/run/run-arms.js';
 import { throughputFellBeyond } from '../helpers/archive.js';
 import { BIN, sharedVoicesDir, tempDir } from '../helpers/paths.js';

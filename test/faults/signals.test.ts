@@ -17,8 +17,8 @@ import { archives, assertClean, partialArms, runCli, streamPids, workspace } fro
 async function interrupted(signal: NodeJS.Signals, warmup: number, readyPass: number): Promise<{ traceAtSignal: string }> {
   const w = workspace();
   // The built-in text: passes of a couple of seconds, so 300 ms after ready the pass is under way.
-  // 6 passes: 3 rounds of 2, so round 1 has a timed pass 1.
-  const args = ['6', '--settle', '0', '--voice', 'synthetic-siwis-medium', '--streams', '1', '--warmup', String(warmup), '--out-dir', w.out, '--voices-dir', w.voices];
+  // 6 passes in 3 rounds of 2, so round 1 has a timed pass 1.
+  const args = ['6', '--rounds', '3', '--settle', '0', '--voice', 'synthetic-siwis-medium', '--streams', '1', '--warmup', String(warmup), '--out-dir', w.out, '--voices-dir', w.voices];
   let traceAtSignal = '';
   let latest = '';
   let timer: NodeJS.Timeout | undefined;

@@ -20,7 +20,7 @@ describe('faults in the streams', () => {
     let passesBefore = -1;
     // Stream 1 exists only in the K=2 arm: it is killed once it has said ready for pass 2 of 20,
     // seen in the trace of stream messages, so the kill lands mid-arm however fast the passes run.
-    const r = await runCli([...baseArgs(w, '20'), '--streams', '1,2', '--warmup', '0'], {
+    const r = await runCli([...baseArgs(w, '20'), '--rounds', '1', '--streams', '1,2', '--warmup', '0'], {
       trace: true,
       onStderr: (err) => {
         const m = /trace: stream 1 \(pid (\d+)\) ready 2\n/.exec(err);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Archive } from '../../lib/archive/schema.js';
 import { renderMarkdown } from '../../lib/report/markdown.js';
-import { buildVerdict } from '../../lib/report/verdict.js';
+import { buildVerdict } from '../../lib/verdict/index.js';
 import { realArchive, withFailedControl } from '../helpers/archive.js';
 
 let real: Archive;
@@ -40,7 +40,7 @@ describe('Markdown report', () => {
     assert.equal(rows.length, a.bras.length);
     for (const [i, b] of a.bras.entries()) {
       const row = rows[i] ?? '';
-      assert.ok(row.includes(`x${b.debit_agrege_passe_mediane?.toFixed(2)}`), row);
+      assert.ok(row.includes(`x${b.debit_agrege_centre?.toFixed(2)}`), row);
       assert.ok(row.includes(b.affinite_demandee ? 'one core each' : 'free'), row);
       // 3 passes: held, and no spread claimed from so few; 3 rounds: an interval between them.
       assert.ok(row.endsWith('| OK (3 passes: too few to judge spread) |'), row);

@@ -40,12 +40,13 @@ describe('arm record statistics', () => {
     // 20 s of audio over a span of 1 s (0 to 1000 ms) per pass.
     assert.deepEqual(a.debit_agrege_par_passe, [20, 20.4, 19.8, 20.2, 20, 20]);
     assert.equal(a.debit_agrege_passe_mediane, 20);
-    // Round figures 20.2, 20, 20: the interval is the t interval of their logs, set around the median.
+    // Round figures 20.2, 20, 20: the centre is their geometric mean, the interval the t interval of their logs around it.
     assert.deepEqual(a.debit_agrege_manches, [20.2, 20, 20]);
     const logs = [20.2, 20, 20].map(Math.log);
     const mean = logs.reduce((x, y) => x + y, 0) / 3;
+    assert.ok(Math.abs((a.debit_agrege_centre ?? 0) - Math.exp(mean)) < 1e-12);
     const h = (4.303 * Math.sqrt(logs.reduce((x, y) => x + (y - mean) ** 2, 0) / 2)) / Math.sqrt(3);
-    assert.ok(Math.abs((a.debit_agrege_ic95?.[0] ?? 0) - 20 * Math.exp(-h)) < 1e-9 && Math.abs((a.debit_agrege_ic95?.[1] ?? 0) - 20 * Math.exp(h)) < 1e-9);
+    assert.ok(Math.abs((a.debit_agrege_ic95?.[0] ?? 0) - Math.exp(mean - h)) < 1e-9 && Math.abs((a.debit_agrege_ic95?.[1] ?? 0) - Math.exp(mean + h)) < 1e-9);
     assert.equal(a.enfants[0]?.statistiques.ratio.n, 6);
     assert.equal(a.enfants[0]?.resume.ratio.max, 10.2);
     assert.deepEqual(a.enfants[0]?.passes.map((p) => [p.passe, p.manche]), [[1, 1], [2, 1], [4, 2], [5, 2], [7, 3], [8, 3]]);

@@ -7,6 +7,7 @@ import { PiperParallelError } from '../../lib/errors.js';
 import { fileURLToPath } from 'node:url';
 import { ProcessAdapter } from '../../lib/run/adapters/process.js';
 import { ThreadAdapter } from '../../lib/run/adapters/thread.js';
+import { planRun } from '../../lib/run/plan.js';
 import { runArms } from '../../lib/run/run-arms.js';
 import { resolveVoice } from '../../lib/voice/load.js';
 import { sharedVoicesDir, tempDir } from '../helpers/paths.js';
@@ -58,7 +59,9 @@ describe('runArms end to end (synthetic voice, one short sentence, 2 passes)', (
     assert.equal(onDisk.manches.length, 2);
     for (const m of onDisk.manches) assert.deepEqual([...m.ordre].sort(), onDisk.bras.map((b) => `${b.voix} K=${b.flux_simultanes} T=${b.fils_par_flux} ${b.affinite_demandee ? 'pinned' : 'free'}`).sort());
     assert.deepEqual(onDisk.arret, { raison: 'planned', manches: 2, detail: 'the 2 planned round(s) ran' });
-    assert.deepEqual([onDisk.protocole.manches_prevues, onDisk.protocole.graine], [2, 1]);
+    // 2 passes, 2 rounds of 1; the seed drawn at random and archived.
+    assert.equal(onDisk.protocole.manches_prevues, 2);
+    assert.ok(Number.isInteger(onDisk.protocole.graine) && onDisk.protocole.graine >= 1, `seed ${onDisk.protocole.graine}`);
   });
 
   it('an arm whose onnxruntime session.run throws fails with onnxruntime\'s own message, the run goes on, nothing may be published', async () => {
@@ -148,7 +151,18 @@ describe('runArms end to end (synthetic voice, one short sentence, 2 passes)', (
     await assert.rejects(runArms({ rounds: 0, outDir }), /--rounds must be a whole number >= 1, got 0/);
     await assert.rejects(runArms({ precision: 0, outDir }), /--precision must be a percentage above 0, got 0/);
     await assert.rejects(runArms({ precision: 5, maxMinutes: -1, outDir }), /--max-minutes must be a number of minutes above 0/);
+    await assert.rejects(runArms({ margin: 0, outDir }), /--margin must be a percentage between 0 and 50, got 0; e.g. --margin 6/);
     assert.deepEqual(readdirSync(outDir).filter((f) => f.endsWith('.json')), []);
+  });
+
+  it('draws the seed at random unless given, and defaults to one pass per round and a 6% margin', async () => {
+    const options = { voices: ['synthetic-siwis-medium'], voicesDir: sharedVoicesDir(), outDir: tempDir('out'), settleSeconds: 0 };
+    const seeds: number[] = [];
+    for (let i = 0; i < 3; i += 1) seeds.push((await planRun(options)).seed);
+    assert.equal(new Set(seeds).size, 3, `seeds ${seeds.join(', ')}`);
+    const given = await planRun({ ...options, seed: 42, passes: 4, margin: 3 });
+    assert.deepEqual([given.seed, given.protocole.graine, given.rounds, given.marginPct, given.protocole.marge_equivalence_pct], [42, 42, 4, 3, 3]);
+    assert.equal((await planRun(options)).marginPct, 6);
   });
 });
 
