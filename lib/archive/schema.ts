@@ -64,7 +64,7 @@ export const ChildSchema = z.object({
 });
 
 export const ControlSchema = z.object({
-  name: z.enum(['cpu_max', 'cpu_sum', 'affinity', 'start_skew', 'outside_load', 'memory', 'arrivals']),
+  name: z.enum(['cpu_max', 'cpu_sum', 'affinity', 'start_skew', 'overlap', 'outside_load', 'memory', 'arrivals']),
   threshold: z.number(),
   /** null: the figure could not be read, and the control does not hold. */
   measured: figure,

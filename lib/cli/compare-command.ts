@@ -44,5 +44,5 @@ export async function compareCommand(files: string[], tolerance: string | undefi
   const [a, b] = await Promise.all(files.map((f) => readComparable(f)));
   const c = compareArchives(a!, b!, { tolerancePercent, force });
   io.out(json ? JSON.stringify(c, null, 2) : comparisonMarkdown(c));
-  return exitCode(c.refused, c.comparedArms, c.regression, '(every arm incomparable, noisy, failed its controls or in one run only); compare runs of the same workload, each with at least 4 passes and its controls held', io);
+  return exitCode(c.refused, c.comparedArms, c.regression, '(every arm incomparable, noisy, failed its controls or in one run only); compare runs of the same workload, each with its controls held and enough rounds that its intervals are narrower than the tolerance (more passes, or a wider --tolerance)', io);
 }

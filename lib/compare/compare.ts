@@ -1,3 +1,4 @@
+import { studentQuantile } from '../measure/student.js';
 import { num } from '../report/format.js';
 import { toComparable, type ComparableArm, type ComparablePair, type ComparableRun } from './read.js';
 
@@ -81,10 +82,44 @@ function workloadDifferences(a: ComparableRun, b: ComparableRun): string[] {
 }
 
 const METRICS = [
-  { metric: 'aggregate', of: (x: ComparableArm) => x.aggregate, throughput: true, meaning: (x: ComparableArm) => x.aggregateMeaning },
-  { metric: 'per_stream', of: (x: ComparableArm) => x.perStream, throughput: true, meaning: () => 'same' },
-  { metric: 'cpu_percent', of: (x: ComparableArm) => x.cpuPercent, throughput: false, meaning: () => 'same' },
+  { metric: 'aggregate', of: (x: ComparableArm) => x.aggregate, rounds: (x: ComparableArm) => x.rounds?.aggregate, throughput: true, meaning: (x: ComparableArm) => x.aggregateMeaning },
+  { metric: 'per_stream', of: (x: ComparableArm) => x.perStream, rounds: (x: ComparableArm) => x.rounds?.perStream, throughput: true, meaning: () => 'same' },
+  { metric: 'cpu_percent', of: (x: ComparableArm) => x.cpuPercent, rounds: () => undefined, throughput: false, meaning: () => 'same' },
 ] as const;
+
+/**
+ * B over A from the two runs' round figures: the Welch 95% interval of the difference of their mean
+ * logs (each run's rounds are its replicates; the runs are independent). null below 2 rounds in either.
+ */
+export function welchRatio(a: readonly number[], b: readonly number[]): [number, number] | null {
+  if (a.length < 2 || b.length < 2) return null;
+  const stats = (v: readonly number[]) => {
+    const logs = v.map(Math.log);
+    const mean = logs.reduce((s, x) => s + x, 0) / logs.length;
+    return { mean, varOfMean: logs.reduce((s, x) => s + (x - mean) ** 2, 0) / (logs.length - 1) / logs.length, n: logs.length };
+  };
+  const x = stats(a);
+  const y = stats(b);
+  const se2 = x.varOfMean + y.varOfMean;
+  const diff = y.mean - x.mean;
+  if (se2 === 0) return [Math.exp(diff), Math.exp(diff)];
+  const df = se2 ** 2 / (x.varOfMean ** 2 / (x.n - 1) + y.varOfMean ** 2 / (y.n - 1));
+  const half = studentQuantile(0.975, df) * Math.sqrt(se2);
+  return [Math.exp(diff - half), Math.exp(diff + half)];
+}
+
+/**
+ * A throughput change judged on the two runs' rounds: SLOWER or FASTER only when the whole interval
+ * lies beyond the tolerance, SAME when it lies within it, NOISY when it straddles a bound.
+ */
+function throughputVerdict(interval: [number, number], tol: number): { verdict: MetricVerdict; why: string } {
+  const t = tol / 100;
+  const text = `B/A ${interval[0].toFixed(3)} to ${interval[1].toFixed(3)} (95%, between the runs' rounds)`;
+  if (interval[0] > 1 + t) return { verdict: 'FASTER', why: `${text}: faster by more than ${tol}%` };
+  if (interval[1] < 1 - t) return { verdict: 'SLOWER', why: `${text}: slower by more than ${tol}%` };
+  if (interval[0] >= 1 - t && interval[1] <= 1 + t) return { verdict: 'SAME', why: `${text}: within ${tol}%` };
+  return { verdict: 'NOISY', why: `${text}: the rounds cannot tell a ${tol}% change from none` };
+}
 
 const spreadText = (s: number | null): string => (s === null ? 'unknown (too few passes)' : `${(s * 100).toFixed(1)}%`);
 const tooSpread = (s: number | null, tol: number): boolean => s === null || s * 100 > tol;
@@ -159,6 +194,12 @@ export function compareArchives(first: ComparableRun | unknown, second: Comparab
         result.rows.push(row('INCOMPARABLE', `the ${m.metric} means ${m.meaning(x)} in A and ${m.meaning(y)} in B`));
       } else if (change === null) {
         result.rows.push(row('INCOMPARABLE', 'a figure is missing'));
+      } else if (m.throughput && m.rounds(x) && m.rounds(y)) {
+        // Both runs have rounds: the change is judged on them, never on two points alone.
+        const interval = welchRatio(m.rounds(x) ?? [], m.rounds(y) ?? []);
+        const judged = interval ? throughputVerdict(interval, tol) : { verdict: 'NOISY' as const, why: 'fewer than 2 rounds in a run: no interval between rounds' };
+        if (judged.verdict === 'SLOWER') result.regression = true;
+        result.rows.push(row(judged.verdict, judged.why));
       } else if (m.throughput && (tooSpread(x.spread, tol) || tooSpread(y.spread, tol))) {
         result.rows.push(row('NOISY', `own spread ${spreadText(x.spread)} / ${spreadText(y.spread)} is not within the ${tol}% tolerance`));
       } else if (Math.abs(change) <= tol) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ArchiveSchema } from '../archive/schema.js';
+import { ArchiveSchema, type Archive } from '../archive/schema.js';
 import { firstIssue, readJsonFile } from '../archive/read.js';
 import { PiperParallelError } from '../errors.js';
 import { machineFingerprint } from '../measure/machine.js';
@@ -31,6 +31,11 @@ export interface ComparableArm {
   cpuPercent: number | null;
   /** Interquartile range of the per-pass aggregates over their median; null with too few passes to tell. */
   spread: number | null;
+  /**
+   * The figures per round (aggregate, and the median stream's throughput), the between-round evidence
+   * a change is judged on; absent in archives from before rounds (the Python script's, schema 1).
+   */
+  rounds?: { aggregate: number[]; perStream: number[] };
   held: boolean;
 }
 
@@ -157,7 +162,16 @@ interface OurArm {
 }
 
 /** `figures` gives each arm's aggregate (speech over the span) and its spread. */
-function ourRun<B extends OurArm>(file: string, a: OurArchive<B>, figures: (b: B) => { aggregate: number | null; spread: number | null }, pairs: ComparablePair[] = []): ComparableRun {
+/** Per round: the arm's round figure, and the median of its streams' pass throughputs in that round. */
+function roundFigures(b: Archive['bras'][number]): { aggregate: number[]; perStream: number[] } {
+  const perStream = b.debit_agrege_manches.flatMap((_, i) => {
+    const ratios = b.enfants.flatMap((e) => e.passes.filter((p) => p.manche === i + 1 && p.ratio !== null).map((p) => p.ratio as number));
+    return ratios.length > 0 ? [median(ratios)] : [];
+  });
+  return { aggregate: b.debit_agrege_manches.filter((v): v is number => v !== null && v > 0), perStream: perStream.filter((v) => v > 0) };
+}
+
+function ourRun<B extends OurArm>(file: string, a: OurArchive<B>, figures: (b: B) => { aggregate: number | null; spread: number | null; rounds?: ComparableArm['rounds'] }, pairs: ComparablePair[] = []): ComparableRun {
   return {
     file,
     pairs,
@@ -212,5 +226,5 @@ export function toComparable(value: unknown, label: string): ComparableRun {
   if (!parsed.success) throw new PiperParallelError('USAGE', `${file} is not a piper-parallel archive this version reads (${firstIssue(parsed.error)})`);
   // Layouts are ranked within one engine and scope: a pair is the same pair only there.
   const pairs = parsed.data.verdict.comparaisons.flatMap((c) => c.paires.map((p) => ({ voice: c.moteur ? `${c.voix} [${c.moteur === 'sherpa' ? 'sherpa-onnx' : 'onnxruntime-node'}, ${c.portee ?? 'model'}]` : c.voix, k: c.flux, a: p.a, b: p.b, ratio: p.rapport, interval: p.rapport_ic95, resolved: p.tranche })));
-  return ourRun(file, parsed.data, (b) => ({ aggregate: b.debit_agrege_passe_mediane, spread: b.dispersion_relative }), pairs);
+  return ourRun(file, parsed.data, (b) => ({ aggregate: b.debit_agrege_passe_mediane, spread: b.dispersion_relative, rounds: roundFigures(b) }), pairs);
 }

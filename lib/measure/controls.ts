@@ -1,6 +1,6 @@
 /** A check that can fail; any failure means nothing from the run may be published. */
 export interface Control {
-  name: 'cpu_max' | 'cpu_sum' | 'affinity' | 'start_skew' | 'outside_load' | 'memory' | 'arrivals';
+  name: 'cpu_max' | 'cpu_sum' | 'affinity' | 'start_skew' | 'overlap' | 'outside_load' | 'memory' | 'arrivals';
   threshold: number;
   /** null: the figure could not be read, so the control could not check and does not hold. */
   measured: number | null;
@@ -117,6 +117,38 @@ export function skewControl(skewsMs: readonly number[], medianComputeSeconds: nu
     message: held
       ? `passes started within ${round(measured, 3)} ms of each other (limit ${round(threshold, 1)} ms)`
       : `a pass started ${round(measured, 3)} ms apart, over the ${round(threshold, 1)} ms limit (2% of the median pass) by ${round(measured - threshold, 3)} ms`,
+  };
+}
+
+/** Below this share of a pass's span with every stream computing, the streams did not run together. */
+export const MIN_OVERLAP = 0.75;
+
+/**
+ * With K >= 2, in every timed pass the share of the span (first start to last end) during which all
+ * K streams were computing (latest start to earliest end) is at least 75%. cpu_sum reads each
+ * stream over its own window, so a stream that starts late and then spins flat out passes it; this
+ * reads the windows against each other. 75%: K=2 passes on this 2-core VM ranged 0.85 to 1.0
+ * (median 0.98, 192 passes), so a real run passes, and a stream that starts half-way fails.
+ */
+export function overlapControl(passes: ReadonlyArray<{ startsMs: readonly number[]; endsMs: readonly number[] }>, streams: number): Control | undefined {
+  if (streams < 2) return undefined;
+  const shares = passes.map((p) => {
+    const span = Math.max(...p.endsMs) - Math.min(...p.startsMs);
+    return span > 0 ? Math.max(0, Math.min(...p.endsMs) - Math.max(...p.startsMs)) / span : Number.NaN;
+  });
+  const measured = Math.min(...shares);
+  if (shares.length === 0 || !Number.isFinite(measured)) return unknown('overlap', MIN_OVERLAP * 100, '%', 'the passes\' start and end times');
+  const held = measured >= MIN_OVERLAP;
+  const pct = round(measured * 100);
+  return {
+    name: 'overlap',
+    threshold: MIN_OVERLAP * 100,
+    measured: pct,
+    unit: '%',
+    held,
+    message: held
+      ? `every pass had all ${streams} streams computing together for at least ${pct}% of its span (limit ${MIN_OVERLAP * 100}%)`
+      : `in one pass all ${streams} streams computed together for only ${pct}% of its span, under the ${MIN_OVERLAP * 100}% limit by ${round(MIN_OVERLAP * 100 - pct)} points: a stream ran apart from the others`,
   };
 }
 

@@ -139,6 +139,7 @@ function protocol(c: ReturnType<typeof counts>, text: TextSource, voices: Plan['
       'cpu_sum: for K >= 2, sum of median CPU% > 75 x min(sum over streams of min(T, cores the stream may use), cores)',
       'affinity: pinned, one core each on min(K, cores) distinct cores; free, every stream sees every core (in every round)',
       'start_skew: for K >= 2, largest start skew <= 2% of the median pass compute time',
+      'overlap: for K >= 2, in every timed pass all K streams computed together for >= 75% of its span (latest start to earliest end, over first start to last end)',
       "outside_load: other programs used at most 10% of one core during the arm's timed passes, on the cores the run may use",
       'memory: no page swapped during the arm (/proc/vmstat pswpin + pswpout) and at most 64 major page faults in the streams\' timed passes',
     ],

@@ -1,5 +1,5 @@
 import type { ArmRecord, ChildRecordOut, Condition, PassRecord } from '../archive/schema.js';
-import { affinityControl, cpuMaxControl, cpuSumControl, memoryControl, outsideLoadControl, skewControl, type Control } from '../measure/controls.js';
+import { affinityControl, cpuMaxControl, cpuSumControl, memoryControl, outsideLoadControl, overlapControl, skewControl, type Control } from '../measure/controls.js';
 import { distribution, logMeanInterval, median, MIN_PASSES_FOR_SPREAD, summarize, upperControlLimit } from '../measure/stats.js';
 import { outsideCoresOver } from '../measure/system-cpu.js';
 import type { ArmRun, ChildRecord, PassSync } from './arm.js';
@@ -129,6 +129,8 @@ function armControls(run: ArmRun, id: ArmIdentity, enfants: ChildRecordOut[], co
     const medianCompute = median(enfants.flatMap((e) => e.passes.map((p) => p.temps_calcul_s)));
     const skew = skewControl(timedSync.map((s) => s.skewMs), medianCompute, condition.flux);
     if (skew) controls.push(skew);
+    const overlap = overlapControl(timedSync, condition.flux);
+    if (overlap) controls.push(overlap);
     if (run.timedCpu.length > 0) controls.push(outsideLoadControl(outsideCoresOver(run.timedCpu)));
     // Absent from runs made before it was read (a resumed partial file): nothing to check there.
     if (run.swapPages !== undefined) controls.push(memoryControl(run.swapPages, run.children.map(timedMajorFaults)));

@@ -23,18 +23,29 @@ function variant(name: string, edit: (a: Archive) => void): string {
   return file;
 }
 
-/** Every arm steady (no spread) and every control held, so verdicts depend only on the edits. */
+/**
+ * Every arm steady (little spread between rounds, none within) and every control held, so verdicts
+ * depend only on the edits: round figures within 0.2% of the arm's centre, each stream's too.
+ */
 function steady(a: Archive): void {
+  const wobble = [1, 1.002, 0.998];
   for (const b of a.bras) {
     b.dispersion_relative = 0.01;
     b.controle_tenu = true;
+    const centre = b.debit_agrege_centre ?? b.debit_agrege_passe_mediane ?? 1;
+    b.debit_agrege_manches = b.debit_agrege_manches.map((_, i) => centre * (wobble[i % 3] as number));
+    for (const [s, e] of b.enfants.entries()) for (const p of e.passes) p.ratio = (b.debit_par_flux_mediane[s] ?? 1) * (wobble[(p.manche - 1) % 3] as number);
   }
 }
 
+/** Every throughput figure of every arm, rounds and passes included, times `factor`. */
 function scale(a: Archive, factor: number): void {
   for (const b of a.bras) {
     b.debit_agrege_passe_mediane = (b.debit_agrege_passe_mediane ?? 0) * factor;
+    if (b.debit_agrege_centre !== undefined && b.debit_agrege_centre !== null) b.debit_agrege_centre *= factor;
+    b.debit_agrege_manches = b.debit_agrege_manches.map((x) => (x === null ? null : x * factor));
     b.debit_par_flux_mediane = b.debit_par_flux_mediane.map((x) => (x ?? 0) * factor);
+    for (const e of b.enfants) for (const p of e.passes) if (p.ratio !== null) p.ratio *= factor;
   }
 }
 
@@ -78,9 +89,11 @@ describe('compare', () => {
     assert.equal(slower.regression, true);
   });
 
-  it('NOISY when an arm\'s own spread is wider than the tolerance', async () => {
+  it('NOISY when the runs\' rounds cannot tell a change beyond the tolerance from none, however far the points moved', async () => {
     const a = await readComparable(variant('a2', steady));
-    const c = compareArchives(a, await readComparable(variant('noisy', (x) => { steady(x); scale(x, 0.8); for (const b of x.bras) b.dispersion_relative = 0.12; })));
+    // B's points are 20% lower, but its rounds range from 0.55 to 1.05 of A's: the interval straddles both bounds.
+    const c = compareArchives(a, await readComparable(variant('noisy', (x) => { steady(x); scale(x, 0.8); for (const b of x.bras) b.debit_agrege_manches = b.debit_agrege_manches.map((v, i) => (v ?? 0) * [0.7, 1.3, 0.9][i % 3]!); for (const b of x.bras) for (const e of b.enfants) for (const p of e.passes) if (p.ratio !== null) p.ratio *= [0.7, 1.3, 0.9][(p.manche - 1) % 3]!; })));
+    assert.ok(c.rows.filter((r) => r.metric === 'per_stream').every((r) => r.verdict === 'NOISY'), JSON.stringify(c.rows));
     assert.ok(c.rows.filter((r) => r.metric === 'aggregate').every((r) => r.verdict === 'NOISY'));
     assert.equal(c.regression, false);
   });
@@ -233,7 +246,7 @@ describe('compare', () => {
     const read = (f: string): Archive => JSON.parse(readFileSync(f, 'utf8')) as Archive;
     assert.equal(throughputFellBeyond(read(a), read(path.join(dir, 'cl.json')), 10), true);
     assert.equal(throughputFellBeyond(read(a), read(path.join(dir, 'cs.json')), 5), false);
-    assert.equal(throughputFellBeyond(read(a), read(variant('cn', (x) => { steady(x); scale(x, 0.7); for (const b of x.bras) b.dispersion_relative = 0.2; })), 10), false);
+    assert.equal(throughputFellBeyond(read(a), read(variant('cn', (x) => { steady(x); scale(x, 0.7); for (const b of x.bras) b.debit_agrege_manches = b.debit_agrege_manches.map((v, i) => (v ?? 0) * [0.7, 1.3, 0.9][i % 3]!); for (const b of x.bras) for (const e of b.enfants) for (const p of e.passes) if (p.ratio !== null) p.ratio *= [0.7, 1.3, 0.9][(p.manche - 1) % 3]!; })), 10), false);
     const json = run([a, variant('cj', steady), '--json']);
     assert.equal((JSON.parse(json.stdout) as { regression: boolean }).regression, false);
     const refused = run([a, variant('cm', (x) => { x.machine_detail.coeurs_logiques = 64; })]);
@@ -252,12 +265,19 @@ describe('compare', () => {
     writeFileSync(missing, JSON.stringify(m));
     assert.match(run([a, missing]).stderr, /missing\.json is not a piper-parallel archive this version reads \(bras: /);
     assert.match(run([a]).stderr, /compare takes two archives, got 1/);
-    // Nothing comparable (3 passes each: no spread known, so every throughput is NOISY): exit 2, and it says so.
-    const noisy = (name: string) => variant(name, (x) => { for (const b of x.bras) { b.dispersion_relative = null; b.controle_tenu = true; } });
+    // Nothing comparable (rounds spread too wide to tell a 5% change from none): exit 2, and it says so.
+    const spread = [0.7, 1.3, 0.9];
+    const noisy = (name: string) => variant(name, (x) => {
+      for (const b of x.bras) {
+        b.controle_tenu = true;
+        b.debit_agrege_manches = b.debit_agrege_manches.map((v, i) => (v ?? 0) * spread[i % 3]!);
+        for (const e of b.enfants) for (const p of e.passes) if (p.ratio !== null) p.ratio *= spread[(p.manche - 1) % 3]!;
+      }
+    });
     const nothing = run([noisy('n1'), noisy('n2')]);
     assert.equal(nothing.status, 2, nothing.stdout);
     assert.match(nothing.stdout, /NOTHING COMPARED: 0 of 2 arm\(s\) compared/);
-    assert.match(nothing.stderr, /^piper-parallel: nothing could be compared .*at least 4 passes/m);
+    assert.match(nothing.stderr, /^piper-parallel: nothing could be compared .*enough rounds that its intervals are narrower than the tolerance/m);
     assert.match(run([a, a, '--tolerance', 'x']).stderr, /--tolerance must be a percentage above 0/);
   });
 });

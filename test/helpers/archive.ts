@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Archive } from '../../lib/archive/schema.js';
 import { median } from '../../lib/measure/stats.js';
+import { studentQuantile } from '../../lib/measure/student.js';
 import { runArms } from '../../lib/run/run-arms.js';
 import { sharedVoicesDir, tempDir } from './paths.js';
 
@@ -58,29 +59,50 @@ export function expectedMarks(a: Archive): Map<string, number> {
 
 /**
  * Recomputed from two archives' own figures, not from compare's verdicts: is there an arm, its
- * controls held and its own spread within the tolerance in both runs, whose aggregate or
- * per-stream median throughput fell by more than the tolerance? compare must exit 4 exactly then.
+ * controls held in both runs, whose aggregate or median-stream throughput fell by more than the
+ * tolerance by the runs' rounds (the Welch 95% interval of B/A from the logs of their round figures
+ * wholly below 1 - tolerance)? compare must exit 4 exactly then.
  */
 type Arm = Archive['bras'][number];
 const armKeyOf = (x: Arm): string => [x.voix, x.flux_simultanes, x.fils_par_flux, x.affinite_demandee, x.isolation].join(' ');
-// An unknown spread (too few passes) is not steady: compare calls it NOISY.
-const steady = (x: Arm, tolerancePercent: number): boolean => x.dispersion_relative !== null && x.dispersion_relative * 100 <= tolerancePercent;
 
-/** Pairs of arms compare can count: same key, controls held and own spread within the tolerance in both runs. */
-function countablePairs(a: Archive, b: Archive, tolerancePercent: number): Array<[Arm, Arm]> {
+/** Per round, the arm's figure and its streams' median pass throughput. */
+function roundsOf(x: Arm): Array<number[]> {
+  const perStream = x.debit_agrege_manches.flatMap((_, i) => {
+    const r = x.enfants.flatMap((e) => e.passes.filter((p) => p.manche === i + 1 && p.ratio !== null).map((p) => p.ratio as number));
+    return r.length > 0 ? [median(r)] : [];
+  });
+  return [x.debit_agrege_manches.filter((v): v is number => v !== null && v > 0), perStream.filter((v) => v > 0)];
+}
+
+/** B/A's Welch interval from round figures; null below 2 rounds in either. */
+function interval(a: number[], b: number[]): [number, number] | null {
+  if (a.length < 2 || b.length < 2) return null;
+  const m = (v: number[]) => v.map(Math.log).reduce((s, x) => s + x, 0) / v.length;
+  const w = (v: number[]) => v.map(Math.log).reduce((s, x) => s + (x - m(v)) ** 2, 0) / (v.length - 1) / v.length;
+  const se2 = w(a) + w(b);
+  const df = se2 === 0 ? 1e9 : se2 ** 2 / (w(a) ** 2 / (a.length - 1) + w(b) ** 2 / (b.length - 1));
+  const half = studentQuantile(0.975, df) * Math.sqrt(se2);
+  return [Math.exp(m(b) - m(a) - half), Math.exp(m(b) - m(a) + half)];
+}
+
+/** Pairs of arms compare counts: same key, controls held in both runs. */
+function heldPairs(a: Archive, b: Archive): Array<[Arm, Arm]> {
   return a.bras.flatMap((x): Array<[Arm, Arm]> => {
     const y = b.bras.find((z) => armKeyOf(z) === armKeyOf(x));
-    return y && x.controle_tenu && y.controle_tenu && steady(x, tolerancePercent) && steady(y, tolerancePercent) ? [[x, y]] : [];
+    return y && x.controle_tenu && y.controle_tenu ? [[x, y]] : [];
   });
 }
 
+const intervals = (a: Archive, b: Archive): Array<[number, number]> =>
+  heldPairs(a, b).flatMap(([x, y]) => roundsOf(x).map((rx, i) => interval(rx, roundsOf(y)[i] ?? [])).filter((v): v is [number, number] => v !== null));
+
 export function throughputFellBeyond(a: Archive, b: Archive, tolerancePercent: number): boolean {
-  const perStream = (x: Arm): number | null => (x.debit_par_flux_mediane.some((v) => v === null) ? null : median(x.debit_par_flux_mediane as number[]));
-  const fell = (va: number | null, vb: number | null): boolean => va !== null && vb !== null && va > 0 && ((vb - va) / va) * 100 < -tolerancePercent;
-  return countablePairs(a, b, tolerancePercent).some(([x, y]) => fell(x.debit_agrege_passe_mediane, y.debit_agrege_passe_mediane) || fell(perStream(x), perStream(y)));
+  return intervals(a, b).some((i) => i[1] < 1 - tolerancePercent / 100);
 }
 
-/** Recomputed the same way: could compare count any arm at all? If not, it must exit 2. */
+/** Recomputed the same way: could compare count any arm at all (an interval wholly beyond or within the tolerance)? If not, it must exit 2. */
 export function anyArmComparable(a: Archive, b: Archive, tolerancePercent: number): boolean {
-  return countablePairs(a, b, tolerancePercent).length > 0;
+  const t = tolerancePercent / 100;
+  return intervals(a, b).some((i) => i[0] > 1 + t || i[1] < 1 - t || (i[0] >= 1 - t && i[1] <= 1 + t));
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { affinityControl, cpuMaxControl, cpuSumControl, skewControl } from '../../lib/measure/controls.js';
+import { affinityControl, cpuMaxControl, cpuSumControl, overlapControl, skewControl } from '../../lib/measure/controls.js';
 
 describe('controls hold and fail on injected readings', () => {
   it('cpu_max: < 110% x T', () => {
@@ -66,5 +66,19 @@ describe('controls hold and fail on injected readings', () => {
     assert.equal(f?.held, false);
     assert.equal(f?.threshold, 20);
     assert.match(f?.message ?? '', /by 5 ms/);
+  });
+});
+
+describe('overlap', () => {
+  it('reads the share of each pass with every stream computing, and fails on the worst pass under 75%', () => {
+    assert.equal(overlapControl([{ startsMs: [0], endsMs: [10] }], 1), undefined);
+    // Together 0-1000 and 10-990: 980 of 1000 ms.
+    assert.deepEqual([overlapControl([{ startsMs: [0, 10], endsMs: [1000, 990] }], 2)?.held, overlapControl([{ startsMs: [0, 10], endsMs: [1000, 990] }], 2)?.measured], [true, 98]);
+    // One stream starting at 300 ms of a 1300 ms span: 700 of 1300 ms, 53.8%.
+    const late = overlapControl([{ startsMs: [0, 10], endsMs: [1000, 990] }, { startsMs: [0, 300], endsMs: [1000, 1300] }], 2);
+    assert.deepEqual([late?.held, late?.measured, late?.threshold], [false, 53.8, 75]);
+    // Windows that never meet count as 0, not negative; times that cannot be read do not hold.
+    assert.equal(overlapControl([{ startsMs: [0, 2000], endsMs: [1000, 3000] }], 2)?.measured, 0);
+    assert.equal(overlapControl([], 2)?.held, false);
   });
 });

@@ -117,7 +117,16 @@ async function controlArm(o: { streams: number; modes?: (rang: number) => string
 describe('every control, provoked for real through stream processes', () => {
   it('a normal K=2 run holds cpu_max, cpu_sum, affinity and start_skew', async () => {
     const control = await controlArm({ streams: 2 });
-    for (const name of ['cpu_max', 'cpu_sum', 'affinity', 'start_skew']) assert.equal(control(name)?.held, true, control(name)?.message ?? name);
+    for (const name of ['cpu_max', 'cpu_sum', 'affinity', 'start_skew', 'overlap']) assert.equal(control(name)?.held, true, control(name)?.message ?? name);
+  });
+
+  it('overlap fails when a stream starts a pass late and then spins flat out, which cpu_sum cannot see', async () => {
+    const c = await controlArm({ streams: 2, modes: (rang) => (rang === 1 ? 'starts-late' : 'normal') });
+    // Each stream was busy over its own window, so cpu_sum holds; the windows barely meet.
+    assert.equal(c('cpu_sum')?.held, true, c('cpu_sum')?.message);
+    assert.equal(c('overlap')?.held, false, c('overlap')?.message);
+    assert.ok((c('overlap')?.measured ?? 100) < 25, c('overlap')?.message);
+    assert.match(c('overlap')?.message ?? '', /under the 75% limit by [\d.]+ points: a stream ran apart from the others/);
   });
 
   it('cpu_max fails when a stream declared single-threaded spins a second thread', async () => {
