@@ -4,7 +4,7 @@ import type { ArmRecord } from '../../lib/archive/schema.js';
 import { median } from '../../lib/measure/stats.js';
 import { Prng } from '../../lib/prng.js';
 import { signedPercent } from '../../lib/report/format.js';
-import { buildVerdict } from '../../lib/verdict/index.js';
+import { buildVerdict, withinMargin } from '../../lib/verdict/index.js';
 
 const pct = signedPercent;
 import { armLine } from '../../lib/report/table.js';
@@ -229,6 +229,8 @@ describe('verdict, what it may claim', () => {
     const p = c.paires[0]!;
     assert.deepEqual([p.tranche, p.equivalent, p.famille?.equivalent], [false, true, true]);
     assert.match(c.phrase, /2 processes x 1 thread, (pinned|free) and 2 processes x 1 thread, (free|pinned) do not differ by more than 6%: \+[\d.]+% \[-?[\d.]+%, \+[\d.]+%\]\./);
+    // The margin's bounds are [1 - m, 1 / (1 - m)]: 6% is [0.94, 1.0638].
+    assert.deepEqual([withinMargin([0.94, 1.0638], 6), withinMargin([0.939, 1.0], 6), withinMargin([1.0, 1.065], 6), withinMargin(null, 6)], [true, false, false, false]);
     // A margin the interval does not fit in: neither a difference nor an equivalence.
     const strict = buildVerdict(arms, 2, { marginPct: 0.3 }).comparaisons[0]!;
     assert.deepEqual([strict.paires[0]?.equivalent, strict.paires[0]?.famille?.equivalent], [false, false]);
