@@ -249,7 +249,7 @@ export const ArchiveSchema = z.object({
     /** Rounds planned: each runs every arm once, in an order shuffled by the seed; passes_par_bras is split between them. */
     manches_prevues: z.number().int().positive(),
     graine: z.number().int(),
-    /** --precision: add rounds until every layout ratio's interval is within ±this %; null when not asked. */
+    /** --precision: after a pilot (the planned rounds, at least 6), the rounds its spread called for to bring every layout ratio's interval within ±this %; null when not asked. */
     precision_pct: figure,
     /** --max-minutes: the budget for added rounds; null when not asked. */
     minutes_max: figure,

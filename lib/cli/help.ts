@@ -53,7 +53,8 @@ Run options:
   --seed N              seed of the rounds' order (default: drawn at random, archived and
                         printed; give it to repeat a run's orders exactly)
   --margin PCT          two layouts within ±PCT% of each other are called equivalent (default 6)
-  --precision PCT       add rounds until every layout ratio's 95% interval is within ±PCT%
+  --precision PCT       after a pilot (the planned rounds, at least 6), run the rounds its
+                        spread calls for to bring every layout ratio's 95% interval within ±PCT%
   --max-minutes M       the time budget for --precision (default 30)
   --text-file FILE      one sentence per line (UTF-8); default built-in French sentences
   --out-dir DIR         where archives go (default ./measurements)

@@ -3,7 +3,6 @@ import type { PartialLog } from '../archive/partial.js';
 import type { Archive } from '../archive/schema.js';
 import { PiperParallelError } from '../errors.js';
 import type { CpuSampler } from '../measure/system-cpu.js';
-import { buildVerdict } from '../verdict/index.js';
 import { type ArmRunParams, type ArmTimeouts } from './arm.js';
 import { readMemAvailable } from '../measure/memory.js';
 import { conditionLabel } from './conditions.js';
@@ -11,10 +10,11 @@ import { engineSpec } from './engines.js';
 import type { Progress } from './options.js';
 import type { ArmPlan, Plan } from './plan.js';
 import { runFailed } from './record.js';
-import { recordArms, type RoundRun } from './rounds.js';
+import type { RoundRun } from './rounds.js';
 import { passesOfRound, voiceArmOrder, voiceSequence } from './schedule.js';
 import { guessedStreamBytes, loadTogether, measuredStreamBytes, runVoiceRound, type VoiceRoundStep } from './voice-round.js';
 import type { PreparedText } from '../voice/text.js';
+import { stopReason, type PrecisionTarget } from './precision.js';
 import type { WorkerAdapter } from './worker.js';
 
 export interface ExecuteContext {
@@ -35,9 +35,6 @@ export interface Executed {
   order: Archive['manches'];
   stop: Archive['arret'];
 }
-
-/** No run goes on adding rounds forever, whatever the budget. */
-const MAX_ROUNDS = 100;
 
 const armLabel = (a: ArmPlan): string => `${a.voice.name} ${conditionLabel(a.condition)}`;
 
@@ -109,25 +106,6 @@ async function runRound(plan: Plan, round: number, runs: Map<string, RoundRun[]>
   return ran;
 }
 
-/** Past the planned rounds: stop, and why, or undefined to add one more (only on precision, never on which way a ratio leans). */
-function stopReason(plan: Plan, runs: Map<string, RoundRun[]>, done: number, elapsedMs: number, roundMs: readonly number[]): Archive['arret'] | undefined {
-  if (plan.precisionPct === null) return { raison: 'planned', manches: done, detail: `the ${done} planned round(s) ran` };
-  const pct = plan.precisionPct;
-  const verdict = buildVerdict(recordArms(plan.arms, runs, plan.cores), plan.cores.length, { marginPct: plan.marginPct, engines: plan.protocole.moteurs });
-  const pairs = [...verdict.comparaisons.flatMap((c) => c.paires), ...(verdict.moteurs ?? []).flatMap((m) => (m.paire ? [m.paire] : []))];
-  const within = (p: (typeof pairs)[number]): boolean => p.rapport !== null && p.rapport_ic95 !== null && p.rapport_ic95[1] / p.rapport - 1 <= pct / 100 && 1 - p.rapport_ic95[0] / p.rapport <= pct / 100;
-  // Nothing to refine is no precision reached: say so rather than call it precise.
-  if (pairs.length === 0) return { raison: 'planned', manches: done, detail: `the ${done} planned round(s) ran; no layout ratio to refine (fewer than two layouts held their controls for any voice and K)` };
-  const wide = pairs.filter((p) => !within(p));
-  if (wide.length === 0) return { raison: 'precise', manches: done, detail: `every layout ratio's 95% interval within ±${pct}% after ${done} round(s)` };
-  const nextMs = roundMs.reduce((a, b) => a + b, 0) / Math.max(1, roundMs.length);
-  const budgetMs = (plan.maxMinutes ?? 30) * 60_000;
-  if (done >= MAX_ROUNDS || elapsedMs + nextMs > budgetMs) {
-    return { raison: 'time', manches: done, detail: `${wide.length} layout ratio(s) still wider than ±${pct}%; another round (about ${Math.round(nextMs / 1000)} s) would pass the ${plan.maxMinutes ?? 30}-minute budget${done >= MAX_ROUNDS ? ` or the ${MAX_ROUNDS}-round cap` : ''}` };
-  }
-  return undefined;
-}
-
 /**
  * What a resumed run keeps: a voice's arms of one round are paired with each other, so they are
  * kept only when that voice's round is whole (every arm ran, or had failed in an earlier round and
@@ -158,9 +136,10 @@ export async function executeRounds(plan: Plan, ctx: ExecuteContext): Promise<Ex
   const count = { index: finishedRounds(runs), total: plan.arms.length * plan.rounds };
   const order: Archive['manches'] = [];
   const roundMs: number[] = [];
+  const precision: { target?: PrecisionTarget } = {};
   for (let round = 1; ; round += 1) {
     if (round > plan.rounds) {
-      const stop = stopReason(plan, runs, round - 1, performance.now() - ctx.startedMs, roundMs);
+      const stop = stopReason(plan, runs, round - 1, performance.now() - ctx.startedMs, roundMs, precision);
       if (stop) return { runs, order, stop };
       count.total += plan.arms.length;
     }

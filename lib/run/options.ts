@@ -28,7 +28,7 @@ export interface RunArmsOptions {
   seed?: number;
   /** Within ±this % two layouts are called equivalent (default 6). */
   margin?: number;
-  /** Add rounds until every layout ratio's 95% interval is within ±this % (or the time runs out). */
+  /** After a pilot (the planned rounds, at least 6), run the rounds its spread calls for to bring every layout ratio's 95% interval within ±this % (or what the time allows). */
   precision?: number;
   /** The time budget, in minutes, within which rounds are added for --precision (default 30 when precision is asked). */
   maxMinutes?: number;

@@ -120,7 +120,7 @@ describe('runArms end to end (synthetic voice, one short sentence, 2 passes)', (
     await assert.rejects(runArms({ resume: partial(header(voice.sha256, 'arm64|Other CPU|64 cores|64 usable|512 GiB')), settleSeconds: 0, voicesDir: sharedVoicesDir() }), /--resume: the interrupted run was on another machine \(arm64\|Other CPU\|64 cores\|64 usable\|512 GiB; this one is .*\); start a new run/);
   });
 
-  it('--precision adds rounds only until every layout ratio is within ±PCT, or the budget runs out, and says why it stopped', async () => {
+  it('--precision runs the rounds the pilot\'s spread calls for, or what the budget allows, and says why it stopped', async () => {
     // Spinning single streams, 0.3 s of "audio" per 200 ms pass, declared T=1 and T=2: the ratio is steady
     // round to round, and no control depends on how busy this machine is (a quiet CPU reader, K=1 only).
     const spin = new ProcessAdapter({ entry: SPIN, args: () => ['normal', '200'] });
@@ -130,14 +130,15 @@ describe('runArms end to end (synthetic voice, one short sentence, 2 passes)', (
     const loose = await runArms({ ...base, outDir: tempDir('out'), precision: 60 });
     assert.equal(loose.archive.controle_tenu, true, JSON.stringify(loose.archive.bras.map((b) => b.controles.filter((c) => !c.held))));
     assert.equal(loose.archive.verdict.comparaisons[0]?.paires.length, 1);
+    // 3 planned rounds, run on to the 6-round pilot, whose narrow ratio needs no more.
     assert.equal(loose.archive.arret.raison, 'precise');
-    assert.equal(loose.archive.arret.manches, 3);
-    assert.match(loose.archive.arret.detail, /within ±60% after 3 round\(s\)/);
-    // No ratio can be within 0.001%, and a 0.01-minute budget leaves no time for a third round.
+    assert.equal(loose.archive.arret.manches, 6);
+    assert.match(loose.archive.arret.detail, /^6 round\(s\): the 6-round pilot's spread called for 6 round\(s\) to bring every layout ratio's 95% interval within ±60% \(two-stage rule/);
+    // A 0.01-minute budget leaves no time for a fourth round: the pilot is cut short, and it says so.
     const strict = await runArms({ ...base, outDir: tempDir('out'), precision: 0.001, maxMinutes: 0.01 });
     assert.equal(strict.archive.arret.raison, 'time');
     assert.equal(strict.archive.manches.length, 3);
-    assert.match(strict.archive.arret.detail, /layout ratio\(s\) still wider than ±0\.001%; another round \(about \d+ s\) would pass the 0\.01-minute budget/);
+    assert.match(strict.archive.arret.detail, /^the --precision pilot needs 6 rounds; another round \(about \d+ s\) would pass the 0\.01-minute budget after 3$/);
     assert.deepEqual([strict.archive.protocole.precision_pct, strict.archive.protocole.minutes_max], [0.001, 0.01]);
   });
 
