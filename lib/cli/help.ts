@@ -49,7 +49,7 @@ Run options:
   --settle SECONDS      wait up to this long for a busy machine to calm down (default 30)
   --warmup N            untimed passes each time an arm's streams start, in every round (default 1)
   --rounds R            split each arm's passes into R rounds; each round runs every arm once,
-                        in a shuffled order (default 3, at most PASSES)
+                        a voice's arms back to back (default PASSES: one pass per round)
   --seed N              seed of the rounds' order (default: drawn at random, archived and
                         printed; give it to repeat a run's orders exactly)
   --margin PCT          two layouts within ±PCT% of each other are called equivalent (default 6)

@@ -22,7 +22,7 @@ export interface RunArmsOptions {
   passes?: number;
   /** Untimed passes each time an arm's streams start, in every round (default 1). */
   warmup?: number;
-  /** Rounds: each runs every arm once, in a shuffled order (default 3, at most the passes). */
+  /** Rounds: each runs every arm once, a voice's arms back to back (default: as many as the passes, one pass each). */
   rounds?: number;
   /** Seed of the rounds' order (default: drawn at random, archived and printed, so a run can be repeated with it). */
   seed?: number;
