@@ -6,6 +6,7 @@ import { findTaskset, ProcessAdapter } from '../../lib/run/adapters/process.js';
 import { armRecord } from '../../lib/run/record.js';
 import { DEFAULT_TIMEOUTS, runArmWorkers } from '../../lib/run/arm.js';
 import type { StreamWorker, WorkerAdapter } from '../../lib/run/worker.js';
+import { alive } from '../helpers/alive.js';
 
 const FAKE = fileURLToPath(new URL('../../lib/run/entry/spin-stream.js', import.meta.url));
 const init = { voice: { name: 'fake', onnxPath: '/nonexistent', config: { audio: { sample_rate: 22050 }, espeak: { voice: 'fr' }, inference: { noise_scale: 0, length_scale: 1, noise_w: 0 }, phoneme_id_map: { _: [0] }, num_symbols: 1, num_speakers: 1 } }, threads: 1, prepared: { sentences: [{ text: 'x', phonemes: ['x'], ids: [1, 0, 2], phonemizeSeconds: 0 }], phonemizeSeconds: 0, missingPhonemes: {} }, warmup: 1, passes: 3 };
@@ -18,16 +19,6 @@ function tracking(modes: (rang: number) => string): { adapter: WorkerAdapter; wo
     workers,
     adapter: { isolation: 'process', spawn: (o) => { const w = inner.spawn(o); workers.push(w); return w; } },
   };
-}
-
-function alive(pid: number | undefined): boolean {
-  if (pid === undefined) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe('the barrier with real child processes', () => {

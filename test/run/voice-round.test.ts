@@ -5,20 +5,11 @@ import { ProcessAdapter } from '../../lib/run/adapters/process.js';
 import { DEFAULT_TIMEOUTS, type ArmRun, type ArmRunParams } from '../../lib/run/arm.js';
 import { guessedStreamBytes, loadTogether, measuredStreamBytes, runVoiceRound, type VoiceRoundStep } from '../../lib/run/voice-round.js';
 import type { StreamWorker, WorkerAdapter } from '../../lib/run/worker.js';
+import { alive } from '../helpers/alive.js';
 
 const FAKE = fileURLToPath(new URL('../../lib/run/entry/spin-stream.js', import.meta.url));
 const init = { voice: { name: 'fake', onnxPath: '/nonexistent', config: { audio: { sample_rate: 22050 }, espeak: { voice: 'fr' }, inference: { noise_scale: 0, length_scale: 1, noise_w: 0 }, phoneme_id_map: { _: [0] }, num_symbols: 1, num_speakers: 1 } }, threads: 1, prepared: { sentences: [{ text: 'x', phonemes: ['x'], ids: [1, 0, 2], phonemizeSeconds: 0 }], phonemizeSeconds: 0, missingPhonemes: {} }, warmup: 1, passes: 1 };
 const MiB = 2 ** 20;
-
-function alive(pid: number | undefined): boolean {
-  if (pid === undefined) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Two arms of a voice on spin-stream children (1 and 2 streams), every started worker remembered. */
 function steps(modes: [string, string]): { steps: VoiceRoundStep[]; workers: StreamWorker[] } {
