@@ -175,3 +175,28 @@ export async function bareRss(voiceName: string, voicesDir: string, passes: numb
     await rm(file, { force: true });
   }
 }
+
+export interface NodeFigures {
+  node: string;
+  startupMs: number;
+  skew: Skew;
+  bareBytes: number;
+}
+
+const NODE_FIGURES = fileURLToPath(new URL('./node-figures.js', import.meta.url));
+
+/** node-figures.ts run by the given Node binary. */
+export async function nodeFigures(nodePath: string, voicesDir: string): Promise<NodeFigures> {
+  const { stdout } = await promisify(execFile)(nodePath, [NODE_FIGURES, voicesDir], { timeout: 300_000 });
+  return JSON.parse(stdout) as NodeFigures;
+}
+
+/** Node 24 LTS from the registry (npx's cache once fetched), as .ci/run brings it; null when it cannot be had. */
+export async function node24Path(): Promise<string | null> {
+  try {
+    const { stdout } = await promisify(execFile)('npx', ['-y', '-p', 'node@24', '--', 'node', '-p', 'process.execPath'], { timeout: 180_000 });
+    return stdout.trim() || null;
+  } catch {
+    return null;
+  }
+}

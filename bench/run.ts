@@ -14,7 +14,7 @@ import { runArms } from '../lib/run/run-arms.js';
 import { phonemesToIds } from '../lib/voice/phonemize.js';
 import { standardPhonemeIdMap } from '../lib/voice/phoneme-map.js';
 import { floatToInt16 } from '../lib/voice/wav.js';
-import { bareRss, fidelity, processSkew, rssStages, runOverhead, threadSkew } from './measures.js';
+import { bareRss, fidelity, node24Path, nodeFigures, processSkew, rssStages, runOverhead, threadSkew, type NodeFigures } from './measures.js';
 
 import { resolveVoice } from '../lib/voice/load.js';
 
@@ -51,6 +51,23 @@ async function micro(): Promise<Array<{ name: string; meanUs: number; p99Us: num
   });
 }
 
+/** One row per figure, each Node's value, and the second against the first where there are two. */
+function nodeRows(nodes: readonly NodeFigures[]): string[] {
+  const rows: Array<[string, (n: NodeFigures) => number, (x: number) => string]> = [
+    ['process startup (`node -e 0`, median of 10)', (n) => n.startupMs, (x) => `${x.toFixed(1)} ms`],
+    ['process barrier skew, K=2, 100 releases, median', (n) => n.skew.medianMs, (x) => `${x.toFixed(3)} ms`],
+    ['process barrier skew, max', (n) => n.skew.maxMs, (x) => `${x.toFixed(3)} ms`],
+    ['bare onnxruntime process peak RSS, synthetic-siwis-medium (SYNTHETIC), warm-up + 1 pass', (n) => n.bareBytes / 2 ** 20, (x) => `${x.toFixed(0)} MiB`],
+  ];
+  return rows.map(([name, get, show]) => {
+    const values = nodes.map(get);
+    const change = values.length > 1 ? ` ${signedPct((values[1] as number) / (values[0] as number) - 1)} |` : '';
+    return `| ${name} | ${values.map(show).join(' | ')} |${change}`;
+  });
+}
+
+const signedPct = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(0)}%`;
+
 async function main(): Promise<void> {
   const started = new Date();
   console.error('bench: micro-benchmarks (tinybench)...');
@@ -61,12 +78,15 @@ async function main(): Promise<void> {
   console.error('bench: session.run against onnxruntime profiling...');
   const siwis = await resolveVoice('synthetic-siwis-medium', voicesDir);
   const overhead = await runOverhead(siwis, quick ? 1 : 3);
-  console.error(`bench: the default run (${quick ? 2 : 6} passes per arm, --settle 0)...`);
+  // The default design (one pass per round, fresh workers each round) with fewer rounds: each figure
+  // below is per arm, per stream process or per round, so 3 rounds measure what 6 would, in half the time.
+  const passes = quick ? 2 : 3;
+  console.error(`bench: the default run's design (${passes} passes per arm, one per round, --settle 0)...`);
   const armCpu: number[] = [];
   let armStart = { cpu: 0, wall: 0 };
   const t0 = performance.now();
   const run = await runArms({
-    passes: quick ? 2 : 6,
+    passes,
     settleSeconds: 0,
     outDir,
     voicesDir,
@@ -105,6 +125,9 @@ async function main(): Promise<void> {
   }
   console.error('bench: where a stream\'s memory goes...');
   const stages = [await rssStages('synthetic-siwis-medium', voicesDir), await rssStages('synthetic-tom-medium', voicesDir)];
+  console.error('bench: what a Node release moves, on this Node and on Node 24 LTS...');
+  const node24 = await node24Path();
+  const nodes = [await nodeFigures(process.execPath, voicesDir), ...(node24 && node24 !== process.execPath ? [await nodeFigures(node24, voicesDir)] : [])];
   console.error('bench: stand-in fidelity...');
   const fid = [await fidelity('synthetic-siwis-medium', voicesDir), await fidelity('synthetic-tom-medium', voicesDir)];
 
@@ -116,8 +139,8 @@ async function main(): Promise<void> {
     { figure: 'session.run wall time / onnxruntime profiled model_run time (synthetic-siwis-medium, 1 thread)', measured: overhead.ratio.toFixed(4), goal: '<= 1.02', met: overhead.ratio <= 1.02 },
     { figure: 'child CPU outside inference during a pass, share of its pass CPU (T=1 arms, median)', measured: pct(median(outside)), goal: '<= 1%', met: median(outside) <= 0.01 },
     { figure: 'parent CPU during an arm (worst arm)', measured: `${pct(Math.max(...armCpu))} of one core`, goal: '<= 1% of one core', met: Math.max(...armCpu) <= 0.01 },
-    { figure: `default run: timed pass seconds / total wall seconds${quick ? ' (quick: 2 passes)' : ''}`, measured: `${(timedSeconds / wallSeconds).toFixed(3)} (${timedSeconds.toFixed(1)} s of ${wallSeconds.toFixed(1)} s)`, goal: '>= 0.7', met: timedSeconds / wallSeconds >= 0.7 },
-    ...peaks.map((p) => ({ figure: `peak RSS per stream process, ${p.voice} (default run), beside a bare onnxruntime-node process running the same round of passes`, measured: `${bytesMib(p.peakBytes)} MiB against ${bytesMib(p.bareBytes)} MiB: ${signedBytesMib(p.peakBytes - p.bareBytes)} MiB (model ${bytesMib(p.modelBytes)} MiB)`, goal: '<= bare + 32 MiB', met: p.peakBytes <= p.bareBytes + 32 * 2 ** 20 })),
+    { figure: `the default run's design (one pass per round), ${passes} passes: timed pass seconds / total wall seconds`, measured: `${(timedSeconds / wallSeconds).toFixed(3)} (${timedSeconds.toFixed(1)} s of ${wallSeconds.toFixed(1)} s)`, goal: '>= 0.7', met: timedSeconds / wallSeconds >= 0.7 },
+    ...peaks.map((p) => ({ figure: `peak RSS per stream process, ${p.voice} (that run), beside a bare onnxruntime-node process running the same round of passes`, measured: `${bytesMib(p.peakBytes)} MiB against ${bytesMib(p.bareBytes)} MiB: ${signedBytesMib(p.peakBytes - p.bareBytes)} MiB (model ${bytesMib(p.modelBytes)} MiB)`, goal: '<= bare + 32 MiB', met: p.peakBytes <= p.bareBytes + 32 * 2 ** 20 })),
   ];
   const mib = (x: number): string => x.toFixed(0);
   const lines = [
@@ -126,6 +149,12 @@ async function main(): Promise<void> {
     '| figure | measured | goal | met |',
     '| --- | --- | --- | --- |',
     ...goals.map((g) => `| ${g.figure} | ${g.measured} | ${g.goal} | ${g.met === null ? '-' : g.met ? 'yes' : 'NO'} |`),
+    '',
+    `What the Node release moves (each Node runs bench/node-figures.js: ${nodes.map((n) => n.node).join(', ')}${nodes.length < 2 ? '; Node 24 LTS could not be fetched with npx' : ''}):`,
+    '',
+    `| figure | ${nodes.map((n) => n.node).join(' | ')} |${nodes.length > 1 ? ' change |' : ''}`,
+    `| --- | ${nodes.map(() => '---').join(' | ')} |${nodes.length > 1 ? ' --- |' : ''}`,
+    ...nodeRows(nodes),
     '',
     '| stand-in (SYNTHETIC) | parameters | rate | GMAC per audio second | x real time, 1 thread | 2 threads |',
     '| --- | --- | --- | --- | --- | --- |',
@@ -143,7 +172,7 @@ async function main(): Promise<void> {
     ...micros.map((m) => `| ${m.name} | ${m.meanUs.toFixed(2)} µs | ${m.p99Us.toFixed(2)} µs |`),
   ];
   const markdown = lines.join('\n');
-  const result = { date_utc: started.toISOString(), quick, goals, skew: { process: proc, thread }, overhead, parentCpuPerArm: armCpu, outsideInferenceShares: outside, peakRss: peaks, rssStages: stages, timedSeconds, wallSeconds, fidelity: fid, micro: micros, archive: run.path, markdown };
+  const result = { date_utc: started.toISOString(), quick, nodes, goals, skew: { process: proc, thread }, overhead, parentCpuPerArm: armCpu, outsideInferenceShares: outside, peakRss: peaks, rssStages: stages, timedSeconds, wallSeconds, fidelity: fid, micro: micros, archive: run.path, markdown };
   const file = await writeExclusive(outDir, archiveBaseName(started, 'bench'), `${JSON.stringify(result, null, 2)}\n`);
   console.log(markdown);
   console.log(`\nbench: ${file}`);

@@ -70,13 +70,16 @@ describe('controls hold and fail on injected readings', () => {
 });
 
 describe('overlap', () => {
-  it('reads the share of each pass with every stream computing, and fails on the worst pass under 75%', () => {
+  it('reads the share of the shortest stream\'s time with every stream computing, and fails on the worst pass under 75%', () => {
     assert.equal(overlapControl([{ startsMs: [0], endsMs: [10] }], 1), undefined);
-    // Together 0-1000 and 10-990: 980 of 1000 ms.
-    assert.deepEqual([overlapControl([{ startsMs: [0, 10], endsMs: [1000, 990] }], 2)?.held, overlapControl([{ startsMs: [0, 10], endsMs: [1000, 990] }], 2)?.measured], [true, 98]);
-    // One stream starting at 300 ms of a 1300 ms span: 700 of 1300 ms, 53.8%.
+    // Together 50-990; the shorter stream ran 50-1000: 940 of its 950 ms.
+    const fine = overlapControl([{ startsMs: [0, 50], endsMs: [990, 1000] }], 2);
+    assert.deepEqual([fine?.held, fine?.measured], [true, 98.9]);
+    // A stream on a faster core, done after 600 of the other's 1000 ms: with the other all its time.
+    assert.deepEqual([overlapControl([{ startsMs: [0, 0], endsMs: [1000, 600] }], 2)?.measured], [100]);
+    // One stream starting 300 ms late and running as long: 700 of its 1000 ms.
     const late = overlapControl([{ startsMs: [0, 10], endsMs: [1000, 990] }, { startsMs: [0, 300], endsMs: [1000, 1300] }], 2);
-    assert.deepEqual([late?.held, late?.measured, late?.threshold], [false, 53.8, 75]);
+    assert.deepEqual([late?.held, late?.measured, late?.threshold], [false, 70, 75]);
     // Windows that never meet count as 0, not negative; times that cannot be read do not hold.
     assert.equal(overlapControl([{ startsMs: [0, 2000], endsMs: [1000, 3000] }], 2)?.measured, 0);
     assert.equal(overlapControl([], 2)?.held, false);

@@ -44,6 +44,27 @@ function simulate(ratio: number, rounds: number, passes: number): { a: number[][
   return { a, b };
 }
 
+/**
+ * The same two arms with a lasting speed of their own per set of workers (`workerSd`, log scale),
+ * drawn anew for every round (`shared` false) or once for each pair of rounds the workers serve.
+ */
+function simulateWorkers(ratio: number, rounds: number, workerSd: number, shared: boolean): number[] {
+  let level = 0;
+  let own = { a: 0, b: 0 };
+  const logs: number[] = [];
+  for (let r = 0; r < rounds; r += 1) {
+    if (!shared || r % 2 === 0) own = { a: workerSd * gauss(), b: workerSd * gauss() };
+    level += 0.1 * gauss();
+    const v = { a: 0, b: 0 };
+    for (const arm of r % 2 === 0 ? (['a', 'b'] as const) : (['b', 'a'] as const)) {
+      level += 0.02 * gauss();
+      v[arm] = level + own[arm] + (arm === 'a' ? Math.log(ratio) : 0) + passNoise();
+    }
+    logs.push(v.a - v.b);
+  }
+  return logs;
+}
+
 /** The tool's ratio: per round, the ratio of the arms' median passes; the t interval of their logs. */
 const paired = (s: { a: number[][]; b: number[][] }): number[] => s.a.map((ra, i) => median(ra) - median(s.b[i] as number[]));
 const covers = (ic: [number, number] | null, truth: number): boolean => ic !== null && ic[0] <= truth && truth <= ic[1];
@@ -96,5 +117,17 @@ describe('coverage of the layout ratio under realistic noise (seeded simulation)
     assert.ok(kept.cover >= 0.94 && kept.equal <= 0.05, JSON.stringify(kept));
     // A pilot of 3: a small spread by chance stops the run at once, on the very rounds that chose to stop.
     assert.ok(small.cover < 0.94 || small.equal > 0.05, JSON.stringify(small));
+  });
+
+  it('workers kept for two rounds keep 95% only while workers differ little; fresh workers every round keep it whatever they differ by', (t) => {
+    const trials = 3000;
+    const cover = (workerSd: number, shared: boolean): number => Array.from({ length: trials }, () => covers(ratioInterval(simulateWorkers(1.25, 6, workerSd, shared), 0.95), 1.25)).filter(Boolean).length / trials;
+    const figures = [0.005, 0.03].flatMap((sd) => [false, true].map((shared) => ({ sd, shared, cover: cover(sd, shared) })));
+    t.diagnostic(`6 rounds, over ${trials} runs each: ${figures.map((f) => `workers ${f.shared ? 'kept for 2 rounds' : 'fresh'}, sd ${f.sd * 100}%: ${(f.cover * 100).toFixed(1)}%`).join('; ')}`);
+    for (const f of figures.filter((x) => !x.shared)) assert.ok(f.cover >= 0.94, JSON.stringify(f));
+    const [small, large] = figures.filter((x) => x.shared) as [(typeof figures)[0], (typeof figures)[0]];
+    assert.ok(small.cover >= 0.94, JSON.stringify(small));
+    // Two rounds on the same workers are not two independent draws of them: the interval is too narrow.
+    assert.ok(large.cover < 0.93, JSON.stringify(large));
   });
 });
