@@ -11,6 +11,7 @@ import { median } from '../lib/measure/stats.js';
 import { monotonicMs } from '../lib/measure/clock.js';
 import { WorkerMessageSchema } from '../lib/run/messages.js';
 import { runArms } from '../lib/run/run-arms.js';
+import { signedPercent } from '../lib/verdict/index.js';
 import { phonemesToIds } from '../lib/voice/phonemize.js';
 import { standardPhonemeIdMap } from '../lib/voice/phoneme-map.js';
 import { floatToInt16 } from '../lib/voice/wav.js';
@@ -61,7 +62,7 @@ function nodeRows(nodes: readonly NodeFigures[]): string[] {
   ];
   return rows.map(([name, get, show]) => {
     const values = nodes.map(get);
-    const change = values.length > 1 ? ` ${signedPct((values[1] as number) / (values[0] as number) - 1)} |` : '';
+    const change = values.length > 1 ? ` ${signedPercent((values[1] as number) / (values[0] as number))} |` : '';
     return `| ${name} | ${values.map(show).join(' | ')} |${change}`;
   });
 }
@@ -83,8 +84,6 @@ function unionSeconds(intervals: ReadonlyArray<[number, number]>): number {
   }
   return total / 1000;
 }
-
-const signedPct = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(0)}%`;
 
 async function main(): Promise<void> {
   const started = new Date();
