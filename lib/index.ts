@@ -38,3 +38,7 @@ export { compareCapacity, capacityComparisonMarkdown, type CapacityComparison } 
 export { capacityView, type CapacityView, type CapacityAnswerView } from './capacity/view.js';
 export { rateUpperBound, quantileUpperBound, binomialCdf } from './capacity/evidence.js';
 export { memoryControl } from './measure/controls.js';
+export { summarizeMachines, type SummaryOptions } from './summary/summarize.js';
+export { summaryMarkdown } from './summary/markdown.js';
+export { summaryHtml } from './summary/html.js';
+export type { Summary, SummaryRow } from './summary/types.js';

@@ -34,10 +34,10 @@ function pack(): { file: string; files: Array<{ path: string }> } {
 }
 
 describe('npm package', () => {
-  it('npm pack gives a tarball of dist/lib, dist/bin and the README that installs in an empty folder and runs npx piper-parallel --help', () => {
+  it('npm pack gives a tarball of dist/lib, dist/bin, the README and the CI matrix example that installs in an empty folder and runs npx piper-parallel --help', () => {
     const { file, files } = pack();
     const roots = new Set(files.map((f) => (f.path.startsWith('dist/') ? f.path.split('/').slice(0, 2).join('/') : f.path)));
-    assert.deepEqual([...roots].sort(), ['README.md', 'dist/bin', 'dist/lib', 'package.json']);
+    assert.deepEqual([...roots].sort(), ['README.md', 'dist/bin', 'dist/lib', 'examples/matrix.yml', 'package.json']);
     assert.ok(files.some((f) => f.path === 'dist/lib/index.d.ts'), 'declaration files are in the tarball');
     const consumer = tempDir('consumer');
     writeFileSync(path.join(consumer, 'package.json'), consumerPackage(file));

@@ -7,6 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { validateWorkflow } from '@action-validator/core';
 import { ensureSyntheticVoice, syntheticSpec } from '../lib/voice/synthetic/build.js';
 import type { Archive } from '../lib/archive/schema.js';
 import { anyArmComparable, throughputFellBeyond } from './helpers/archive.js';
@@ -17,11 +18,14 @@ import { ROOT, sharedVoicesDir, tempDir } from './helpers/paths.js';
  * line, the `run:` steps of the GitHub Actions job, and a type-check of the library example.
  */
 const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-const blocks = [...README.matchAll(/^```(\w*)\n([\s\S]*?)^```/gm)].map((m) => ({ lang: m[1] ?? '', body: m[2] ?? '' }));
+const blocks = [...README.matchAll(/^```(\w*)([^\n]*)\n([\s\S]*?)^```/gm)].map((m) => ({ lang: m[1] ?? '', info: m[2]?.trim() ?? '', body: m[3] ?? '' }));
+/** The matrix workflow is shown as the file it is; its jobs run on CI runners, not here. */
+const MATRIX = 'examples/matrix.yml';
+const matrixBlock = blocks.find((b) => b.info === `file=${MATRIX}`);
 const shCommands = blocks.filter((b) => b.lang === 'sh').flatMap((b) => b.body.split('\n')).map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'))
   // `npm ci && npx piper-parallel 6`: two commands.
   .flatMap((l) => (l.startsWith('npm ci && ') ? ['npm ci', l.slice('npm ci && '.length)] : [l]));
-const yamlCommands = blocks.filter((b) => b.lang === 'yaml').flatMap((b) => [...b.body.matchAll(/^\s*- run: (.+)$/gm)].map((m) => m[1]?.trim() ?? ''));
+const yamlCommands = blocks.filter((b) => b.lang === 'yaml' && b !== matrixBlock).flatMap((b) => [...b.body.matchAll(/^\s*- run: (.+)$/gm)].map((m) => m[1]?.trim() ?? ''));
 const tsBlocks = blocks.filter((b) => b.lang === 'ts').map((b) => b.body);
 /**
  * What .ci/run itself runs: running them here would reinstall under the running tests, or recurse;
@@ -57,9 +61,9 @@ async function run(command: string): Promise<{ status: number | null; stdout: st
 }
 
 /** The newest archive of the sandbox, to check exit 3 really meant a failed control. */
-function newestArchive(): { controle_tenu: boolean } | undefined {
+function newestArchive(prefix = 'piper-parallel'): { controle_tenu: boolean } | undefined {
   const dir = path.join(sandbox, 'measurements');
-  const files = existsSync(dir) ? readdirSync(dir).filter((f) => /^piper-parallel-.*\.json$/.test(f)).sort() : [];
+  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.startsWith(`${prefix}-`) && f.endsWith('.json')).sort() : [];
   const last = files.at(-1);
   return last ? (JSON.parse(readFileSync(path.join(dir, last), 'utf8')) as { controle_tenu: boolean }) : undefined;
 }
@@ -123,7 +127,7 @@ describe('README', () => {
       const started = performance.now();
       const r = await run(command);
       process.stdout.write(`# ${((performance.now() - started) / 1000).toFixed(1)} s, exit ${r.status}: ${command}\n`);
-      const measures = /^npx piper-parallel \d/.test(command);
+      const measures = /^npx piper-parallel (\d|capacity )/.test(command);
       const gate = /controle_tenu \? 0 : 1/.test(command);
       const compares = /^npx piper-parallel compare /.test(command);
       if (compares) {
@@ -135,7 +139,7 @@ describe('README', () => {
         assert.equal(r.status, expected, `${command}: the exit must follow the archives\n${r.stdout}`);
       } else if (measures && r.status === 3) {
         // Exit 3 is the tool working: a control failed on this shared machine, and the archive says so.
-        assert.equal(newestArchive()?.controle_tenu, false, `${command}: exit 3 without a failed control`);
+        assert.equal(newestArchive(command.includes(' capacity ') ? 'capacity' : 'piper-parallel')?.controle_tenu, false, `${command}: exit 3 without a failed control`);
       } else if (gate) {
         assert.equal(r.status, newestArchive()?.controle_tenu ? 0 : 1, `${command}: the gate must follow controle_tenu\n${r.stderr}`);
       } else {
@@ -145,8 +149,23 @@ describe('README', () => {
     // What the commands claim to leave behind.
     const files = readdirSync(path.join(sandbox, 'measurements'));
     assert.ok(files.some((f) => f.endsWith('.md')) && files.some((f) => f.endsWith('.html')));
-    for (const f of ['report.html', 'archive.schema.json', 'bonjour.wav', 'run.json', 'path.txt', 'real-voices/fr_FR-siwis-medium.onnx']) {
+    for (const f of ['report.html', 'archive.schema.json', 'bonjour.wav', 'run.json', 'path.txt', 'real-voices/fr_FR-siwis-medium.onnx', 'summary.html', 'summary.md', 'summary.json']) {
       assert.ok(existsSync(path.join(sandbox, f)), `${f} was not made`);
+    }
+  });
+
+  it('shows examples/matrix.yml word for word; the file passes the workflow schema check, and its commands are the README\'s', () => {
+    const file = readFileSync(path.join(ROOT, MATRIX), 'utf8');
+    assert.equal(matrixBlock?.body, file);
+    assert.deepEqual(validateWorkflow(file).errors, []);
+    // The check can fail: a job without a runner is refused.
+    assert.ok(validateWorkflow(file.replace(/^    runs-on: .*$/m, '')).errors.length > 0);
+    const runs = [...file.matchAll(/^\s*- run: (.+)$/gm)].map((m) => m[1]?.trim() ?? '');
+    assert.ok(runs.length >= 5);
+    for (const r of runs) {
+      // The matrix adds a label and keeps the JSON; the command itself is one the README gives.
+      const bare = r.replace(/ --label \$\{\{ matrix\.runner \}\}/, '').replace(/ --json > \S+/, '').replace(/ \|\| test \$\? -eq 3$/, '');
+      assert.ok(shCommands.includes(bare) || README.includes(`\`${bare}\``), `${MATRIX} runs "${r}", not a README command`);
     }
   });
 

@@ -224,6 +224,8 @@ export const ArchiveSchema = z.object({
   version_node: z.string(),
   machine: z.string(),
   machine_detail: MachineSchema,
+  /** A name for this machine in summaries (--label), else null; absent before it. */
+  etiquette: z.string().nullable().optional(),
   coeurs: z.number().int().positive(),
   date_utc: z.string(),
   protocole: z.object({

@@ -15,6 +15,11 @@ Usage:
                                            a run as Markdown (default) or a self-contained HTML
                                            page with charts; to stdout unless --out
   piper-parallel capacity [options]        how many live streams each layout serves before a gap
+  piper-parallel summary FILES|DIRS... [--price LABEL=AMOUNT]... [--price AMOUNT] [--out FILE.html] [--json]
+                                           throughput and capacity archives of many machines,
+                                           one row per machine and voice; --price is per hour
+                                           (cost per live stream-hour and per hour of speech);
+                                           --out writes the page and FILE.md beside it
   piper-parallel schema [throughput|capacity]   print the archives' JSON Schema
 
 Capacity options (also --voice, --text-file, --settle, --out-dir, --voices-dir,
@@ -52,6 +57,7 @@ Run options:
                         a voice's arms back to back (default PASSES: one pass per round)
   --seed N              seed of the rounds' order (default: drawn at random, archived and
                         printed; give it to repeat a run's orders exactly)
+  --label NAME          a name for this machine in summaries (archived)
   --margin PCT          two layouts within ±PCT% of each other are called equivalent (default 6)
   --precision PCT       after a pilot (the planned rounds, at least 6), run the rounds its
                         spread calls for to bring every layout ratio's 95% interval within ±PCT%
@@ -69,7 +75,7 @@ Run options:
   -h, --help            this help
   --version             the tool's version
 
-Exit codes: 0 every control held (compare: no regression); 3 a control failed (nothing from the run may be
-published); 4 compare found a regression; 1 error; 2 usage error or refusal; 130 interrupted (finished arm rounds kept in
+Exit codes: 0 every control held (compare: no regression; summary: every file read); 3 a control failed (nothing from the run may be
+published); 4 compare found a regression; 1 error; 2 usage error, refusal, or a file summary could not read; 130 interrupted (finished arm rounds kept in
 measurements/.partial/).
 `;

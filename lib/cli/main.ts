@@ -10,6 +10,7 @@ import { TOOL_VERSION } from '../version.js';
 import { voicePlaces } from '../voice/places.js';
 import { capacityCommand } from './capacity-command.js';
 import { compareCommand } from './compare-command.js';
+import { summaryCommand } from './summary-command.js';
 import { HELP } from './help.js';
 import { reportCommand } from './report-command.js';
 import { exitCodeFor, runCommand, type Io } from './run-command.js';
@@ -74,6 +75,7 @@ function parseCommandLine(argv: string[]) {
         speaker: { type: 'string' },
         'base-url': { type: 'string' },
         tolerance: { type: 'string' },
+        price: { type: 'string', multiple: true },
         force: { type: 'boolean' },
         json: { type: 'boolean' },
         quiet: { type: 'boolean' },
@@ -114,6 +116,8 @@ export async function main(argv: string[], io: Io = processIo(), deps: RunDeps =
       return synthCommand(rest.join(' ') || undefined, v.voice?.[0], v.threads, v.out, places, io, v.speaker, v.engine);
     case 'compare':
       return compareCommand(rest, v.tolerance, v.json ?? false, v.force ?? false, io);
+    case 'summary':
+      return summaryCommand(rest, v.price, v.out, v.json ?? false, io);
     case 'report':
       return reportCommand(rest, v.format, v.out, io);
     case 'schema': {

@@ -21,6 +21,7 @@ export interface RunFlags {
   seed?: string;
   precision?: string;
   margin?: string;
+  label?: string;
   'max-minutes'?: string;
   settle?: string;
   'text-file'?: string;
@@ -62,6 +63,7 @@ function runOptions(flags: RunFlags): RunArmsOptions {
     isolation: flags.isolation === undefined ? undefined : parseChoice<IsolationChoice>(flags.isolation, '--isolation', ['process', 'thread', 'both']),
     engine: flags.engine === undefined ? undefined : parseChoice<EngineChoice>(flags.engine, '--engine', ['onnxruntime', 'sherpa', 'both']),
     scope: flags.scope === undefined ? undefined : parseChoice<Scope>(flags.scope, '--scope', ['model', 'text']),
+    label: flags.label,
     voices: flags.voice,
     textFile: flags['text-file'],
     outDir: flags['out-dir'],

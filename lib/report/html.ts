@@ -2,23 +2,13 @@ import type { Archive, ArmRecord } from '../archive/schema.js';
 import { archiveCharts } from './charts.js';
 import { renderSvg } from './svg.js';
 import { ARM_COLUMNS, armCells, caveats, ENGINE_COLUMNS, engineCells, failures, RATIO_COLUMNS, ratioCells, runFacts, syntheticVoices } from './content.js';
+import { esc, htmlPage, htmlTable as table } from './page.js';
 import { armVoiceLabel } from './table.js';
-
-const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 function armRow(arm: ArmRecord): string {
   const { cells, held } = armCells(arm);
   return `<tr>${cells.map((c, i) => `<td${i === cells.length - 1 ? ` class="${held ? 'ok' : 'failed'}"` : ''}>${esc(c)}</td>`).join('')}</tr>`;
 }
-
-function table(columns: readonly string[], rows: string[][]): string {
-  return `<table><thead><tr>${columns.map((c) => `<th>${esc(c)}</th>`).join('')}</tr></thead><tbody>${rows.map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`).join('')}</tbody></table>`;
-}
-
-const STYLE = `body{font:15px/1.45 system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem;color:#111}
-table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left}
-.ok{color:#0a6b2c}.failed{color:#a50f15;font-weight:600}.banner{padding:.6rem 1rem;border-left:4px solid #e6550d;background:#fff4ec}
-figure{margin:1.5rem 0}figcaption{font-size:.9rem;color:#333}`;
 
 /**
  * The run as one self-contained HTML page: no script, no stylesheet or font to fetch; every chart
@@ -50,12 +40,5 @@ export async function renderHtml(a: Archive): Promise<string> {
     const svg = await renderSvg(chart.spec);
     body.push(`<figure data-chart="${esc(chart.id)}">${svg}<figcaption>${esc(chart.title)}</figcaption></figure>`);
   }
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
-<title>piper-parallel ${esc(a.date_utc)}${synthetic.length > 0 ? ' (synthetic voices)' : ''}</title><style>${STYLE}</style></head>
-<body>
-${body.join('\n')}
-</body></html>
-`;
+  return htmlPage(`piper-parallel ${a.date_utc}${synthetic.length > 0 ? ' (synthetic voices)' : ''}`, body);
 }

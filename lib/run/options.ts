@@ -32,6 +32,8 @@ export interface RunArmsOptions {
   precision?: number;
   /** The time budget, in minutes, within which rounds are added for --precision (default 30 when precision is asked). */
   maxMinutes?: number;
+  /** A name for this machine in summaries (archived as `etiquette`). */
+  label?: string;
   /** Voice names; default fr_FR-siwis-medium and fr_FR-tom-medium, or their synthetic stand-ins. */
   voices?: string[];
   streams?: number[];

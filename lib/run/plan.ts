@@ -17,6 +17,7 @@ import { prepareText, type PreparedText } from '../voice/text.js';
 import { engineOf, expandConditions, scopeOf, SHERPA_THREAD_REFUSAL } from './conditions.js';
 import { planEngines, type EnginePlan } from './engines.js';
 import type { RunArmsOptions } from './options.js';
+import { checkLabel } from '../measure/label.js';
 import { readPartial, resumeDifferences, type PartialHeader, type PartialRun } from './resume.js';
 import { fingerprint, loadText, type TextSource } from './text-source.js';
 
@@ -164,6 +165,7 @@ function checkEngines(conditions: readonly Condition[]): void {
 
 /** Everything a run needs, checked: bad input throws here, before anything is measured. */
 export async function planRun(options: RunArmsOptions): Promise<Plan> {
+  const label = checkLabel(options.label);
   const resumed = options.resume ? await readPartial(path.resolve(options.resume)) : undefined;
   const h = resumed?.header;
   const c = counts(options, h);
@@ -206,6 +208,7 @@ export async function planRun(options: RunArmsOptions): Promise<Plan> {
     text: { source: text.source, lines: text.lines, sha256: text.sha256 },
     voices: voices.map((v) => ({ name: v.name, sha256: v.sha256, ...(v.standsInFor ? { standsInFor: v.standsInFor } : {}) })),
     command: protocole.commande,
+    label: h?.label ?? label,
   };
   const arms = voices.flatMap((voice) => conditions.map((condition) => ({ key: conditionKey(voice.name, condition), voice, condition })));
   return { ...c, outDir, text, prepared, engines, voices, conditions, arms, cores: allowedCores(), machine, protocole, header, resumed, date };

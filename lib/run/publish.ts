@@ -31,6 +31,7 @@ function archiveOf(plan: Plan, executed: Executed): Archive {
     machine: plan.machine.architecture,
     machine_detail: plan.machine,
     coeurs: plan.cores.length,
+    etiquette: plan.header.label ?? null,
     date_utc: plan.date.toISOString(),
     protocole: plan.protocole,
     voix: archiveVoices(plan),

@@ -7,6 +7,8 @@ import type { RoundRun } from './rounds.js';
 
 /** The first line of a partial file: everything needed to carry the run on. */
 export const PartialHeaderSchema = z.object({
+  /** --label, kept so a resumed run archives it. */
+  label: z.string().nullable().optional(),
   base: z.string(),
   date_utc: z.string(),
   machine: z.string(),

@@ -28,6 +28,7 @@ describe('command line', () => {
     [['--streams', '0'], /--streams must be a whole number >= 1, got "0"/],
     [['--threads', '0'], /--threads must be a whole number >= 1, got "0"/],
     [['--affinity', 'maybe'], /--affinity must be one of on, off, both/],
+    [['--label', 'a/b'], /--label must be 1 to 40 letters, digits, spaces or \. _ \+ @ -, got "a\/b"/],
     [['--bogus'], /Unknown option '--bogus'.*see piper-parallel --help/],
     [['2', '3'], /unexpected argument "3"/],
     [['--engine', 'piper'], /--engine must be one of onnxruntime, sherpa, both, got "piper"/],

@@ -20,8 +20,10 @@ describe('runArms end to end (synthetic voice, one short sentence, 2 passes)', (
   it('runs the four default conditions and writes an archive that matches the schema', async () => {
     const outDir = tempDir('out');
     const events: string[] = [];
-    const r = await runArms({ settleSeconds: 0, passes: 2, warmup: 1, voices: ['synthetic-siwis-medium'], lines: ['Bonjour tout le monde.', 'Oui.'], outDir, voicesDir: sharedVoicesDir(), onProgress: (e) => events.push(e.kind) });
+    const r = await runArms({ settleSeconds: 0, passes: 2, warmup: 1, voices: ['synthetic-siwis-medium'], lines: ['Bonjour tout le monde.', 'Oui.'], outDir, voicesDir: sharedVoicesDir(), label: 'test vm', onProgress: (e) => events.push(e.kind) });
     const onDisk = ArchiveSchema.parse(JSON.parse(readFileSync(r.path, 'utf8')));
+    // --label reaches the archive, for summary.
+    assert.equal(onDisk.etiquette, 'test vm');
     assert.match(path.basename(r.path), /^piper-parallel-\d{8}-\d{6}\.json$/);
     assert.equal(onDisk.bras.length, 4);
     assert.deepEqual(onDisk.bras.map((b) => [b.flux_simultanes, b.fils_par_flux, b.affinite_demandee]), [[1, 1, false], [2, 1, false], [2, 1, true], [1, 2, false]]);

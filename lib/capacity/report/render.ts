@@ -1,4 +1,5 @@
 /** A capacity run as Markdown or as one self-contained HTML page (charts inlined as SVG). */
+import { esc, htmlPage, htmlTable as table } from '../../report/page.js';
 import { renderSvg } from '../../report/svg.js';
 import { percentUp } from '../evidence.js';
 import type { CapacityArchive, CapacityEntry, TrialRecord } from '../schema.js';
@@ -56,9 +57,6 @@ export function capacityMarkdown(a: CapacityArchive): string {
   return out.join('\n');
 }
 
-const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-const table = (columns: string[], rows: string[][]): string => `<table><thead><tr>${columns.map((c) => `<th>${esc(c)}</th>`).join('')}</tr></thead><tbody>${rows.map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`).join('')}</tbody></table>`;
-
 export async function capacityHtml(a: CapacityArchive): Promise<string> {
   const body = [`<h1>piper-parallel capacity run of ${esc(a.date_utc)}</h1>`];
   if (!a.controle_tenu) body.push('<p class="banner failed">A control failed: nothing from this run may be published.</p>');
@@ -68,13 +66,5 @@ export async function capacityHtml(a: CapacityArchive): Promise<string> {
   for (const chart of capacityCharts(a)) body.push(`<figure data-chart="${esc(chart.id)}">${await renderSvg(chart.spec)}<figcaption>${esc(chart.title)}</figcaption></figure>`);
   body.push('<h2>Trials</h2>', table(TRIAL_COLUMNS, a.essais.map(trialCells)), `<h2>Caveats</h2><p>${esc(CAVEAT)}</p>`);
   const synthetic = a.voix.some((v) => v.synthetique);
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
-<title>piper-parallel capacity ${esc(a.date_utc)}${synthetic ? ' (synthetic voices)' : ''}</title>
-<style>body{font:15px/1.45 system-ui,sans-serif;max-width:72rem;margin:2rem auto;padding:0 1rem}table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left}.failed{color:#a50f15;font-weight:600}.banner{padding:.6rem 1rem;border-left:4px solid #e6550d;background:#fff4ec}</style></head>
-<body>
-${body.join('\n')}
-</body></html>
-`;
+  return htmlPage(`piper-parallel capacity ${a.date_utc}${synthetic ? ' (synthetic voices)' : ''}`, body);
 }

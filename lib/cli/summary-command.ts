@@ -1,0 +1,36 @@
+import { writeFile } from 'node:fs/promises';
+import { PiperParallelError } from '../errors.js';
+import { summaryHtml } from '../summary/html.js';
+import { summaryMarkdown } from '../summary/markdown.js';
+import { parsePrices } from '../summary/price.js';
+import { summarizeMachines } from '../summary/summarize.js';
+import type { Io } from './run-command.js';
+
+async function writeOut(file: string, text: string): Promise<void> {
+  try {
+    await writeFile(file, text);
+  } catch (err) {
+    throw new PiperParallelError('OUTPUT', `--out ${file} cannot be written (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); choose a writable file`, { cause: err });
+  }
+}
+
+/**
+ * `summary FILES|DIRS... [--price LABEL=AMOUNT|AMOUNT]... [--out FILE.html] [--json]`: the table on
+ * stdout (Markdown, or JSON); with --out, the page and its Markdown beside it. A file that cannot
+ * be read is one line on stderr and exit 2, the rest of the table printed all the same.
+ */
+export async function summaryCommand(paths: string[], prices: string[] | undefined, out: string | undefined, json: boolean, io: Io): Promise<number> {
+  if (paths.length === 0) throw new PiperParallelError('USAGE', 'summary takes archives or folders of them, got none; e.g. piper-parallel summary measurements/');
+  if (out !== undefined && !out.endsWith('.html')) throw new PiperParallelError('USAGE', `--out must name an .html file (the Markdown goes beside it), got "${out}"; e.g. --out summary.html`);
+  const s = await summarizeMachines(paths, { prices: parsePrices(prices ?? []) });
+  const markdown = summaryMarkdown(s);
+  io.out(json ? JSON.stringify(s, null, 2) : markdown);
+  if (out !== undefined) {
+    await writeOut(out, await summaryHtml(s));
+    await writeOut(out.replace(/\.html$/, '.md'), markdown);
+    io.err(`summary: ${out} and ${out.replace(/\.html$/, '.md')}`);
+  }
+  for (const p of s.problems) io.err(`piper-parallel: ${p}`);
+  if (s.rows.length === 0) io.err('piper-parallel: no archive could be summarized; give files from measurements/ (piper-parallel-*.json, capacity-*.json) or folders holding them');
+  return s.problems.length > 0 || s.rows.length === 0 ? 2 : 0;
+}
