@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { capacityComparisonMarkdown, compareCapacity } from '../../lib/capacity/compare.js';
 import type { CapacityArchive } from '../../lib/capacity/schema.js';
 import { capacityView, type CapacityView } from '../../lib/capacity/view.js';
+import { capacitySchemaOne } from '../helpers/old-archives.js';
 import { FIXTURE_MACHINE, sweepOn } from './sweep-harness.js';
 
 type Answers = Record<string, [number, number, number?]>;
@@ -49,7 +50,7 @@ describe('compare on capacity archives', () => {
 
   it('reads a schema 1 archive: its one answer is the one within the bound, the other unknown, and its rounds differ', async () => {
     const { archive } = await sweepOn({ machine: { cores: 2, speed: 1.25, audioSeconds: [1, 1, 1] }, layouts: [{ workers: 2, threads: 1, pinned: false, isolation: 'process' }], sessions: 6 });
-    const v1 = schemaOne(archive, 3);
+    const v1 = capacitySchemaOne(archive, 3);
     const read = capacityView(v1, 'old.json');
     assert.deepEqual([read.schemaVersion, read.answers[0]?.noGap, read.answers[0]?.inBound.k], [1, null, 3]);
     const c = compareCapacity(v1 as unknown as CapacityArchive, archive);
@@ -59,14 +60,3 @@ describe('compare on capacity archives', () => {
   });
 });
 
-/** What a schema 1 archive of the same run looked like: one answer per layout, no evidence, no first-answer fields. */
-function schemaOne(a: CapacityArchive, k: number): unknown {
-  const { sessions: _s, priorite_parent: _p, ...protocole } = a.protocole;
-  return {
-    ...a, schema_version: 1, protocole,
-    etiquette: undefined, duree_prevue_s: undefined, duree_s: undefined,
-    voix: a.voix.map(({ premier_son_seul_ms: _f, ...v }) => v),
-    essais: a.essais.map(({ but: _b, reprise: _r, fin_ms: _e, sans_trou: _t, dans_la_borne: _d, premier_son_max_ms: _m, flux_detail, ...t }) => ({ ...t, flux_detail: flux_detail.map(({ complet: _c, ...s }) => s) })),
-    capacite: a.capacite.map((e) => ({ voix: e.voix, disposition: e.disposition, flux_max_sans_trou: k, premier_son_p95_ms: 300, trous_au_dela: 2, borne: 'cpu', prediction: 3, phrase: 'old' })),
-  };
-}

@@ -9,6 +9,7 @@ import { readComparable, toComparable } from '../../lib/compare/read.js';
 import { buildVerdict } from '../../lib/verdict/index.js';
 import { runArms } from '../../lib/run/run-arms.js';
 import { throughputFellBeyond } from '../helpers/archive.js';
+import { pythonArchive } from '../helpers/old-archives.js';
 import { BIN, sharedVoicesDir, tempDir } from '../helpers/paths.js';
 
 const dir = tempDir('compare');
@@ -49,26 +50,6 @@ function scale(a: Archive, factor: number): void {
   }
 }
 
-/** A hand-written archive of the original Python script (REFERENCE section 1 keys only), 6 passes. */
-function pythonArchive(ratio: number, voice = 'fr_FR-siwis-medium'): unknown {
-  const pass = (passe: number, r: number) => ({ passe, temps_calcul_s: 2, audio_s: 2 * r, ratio: r, rtf: 1 / r, cpu_pourcent: 99 });
-  const child = (rang: number) => ({ rang, affinite_effective: [0, 1], passes: [1, 1.01, 0.99, 1, 1.005, 0.995].map((f, j) => pass(j + 1, ratio * f)), resume: { ratio: { min: ratio * 0.99, max: ratio * 1.01, mediane: ratio }, rtf: { min: 0, max: 0, mediane: 0 }, cpu_pourcent: { min: 99, max: 99, mediane: 99 } } });
-  return {
-    outil: 'mesure_piper_parallele.py',
-    question: 'K processus ou K threads ?',
-    origine: 'script',
-    version_piper: '1.2.0',
-    version_onnxruntime: '1.17.0',
-    machine: 'aarch64',
-    coeurs: 2,
-    date_utc: '2025-01-01T00:00:00Z',
-    protocole: { source_du_texte: 'phrases françaises', passes_par_bras: 6, conditions: [], dimensions: {}, synchronisation: 'barriere', pourquoi_barriere: '...', controle: [], commande: 'python3 mesure_piper_parallele.py 3' },
-    bras: [
-      { voix: voice, flux_simultanes: 2, fils_par_flux: 1, affinite_demandee: false, affinites_vues: [[0, 1], [0, 1]], controle_affinite_tenu: true, mural_total_s: 10, enfants: [child(0), child(1)], debit_par_flux_mediane: [ratio, ratio], debit_agrege_mediane: 2 * ratio, cpu_somme_medianes: 198, controle_tenu: true },
-    ],
-    controle_tenu: true,
-  };
-}
 
 before(async () => {
   const r = await runArms({ settleSeconds: 0, passes: 3, warmup: 0, voices: ['synthetic-siwis-medium'], streams: [1, 2], lines: ['Oui.'], outDir: path.join(dir, 'm'), voicesDir: sharedVoicesDir() });

@@ -11,6 +11,7 @@ import { summaryHtml } from '../../lib/summary/html.js';
 import { summarizeMachines } from '../../lib/summary/summarize.js';
 import type { Summary, SummaryRow } from '../../lib/summary/types.js';
 import { realArchive } from '../helpers/archive.js';
+import { pythonArchive, capacitySchemaOne } from '../helpers/old-archives.js';
 import { BIN, tempDir } from '../helpers/paths.js';
 import { capacityFixture, capacityTemplate, N100, PI5, throughputFixture, VOICE, writeFixture } from '../helpers/summary-fixtures.js';
 
@@ -34,6 +35,11 @@ before(async () => {
   writeFixture(dir, 'piper-parallel-20261126-100000.json', throughputFixture(real, N100, n100, { date: '2026-11-26T10:00:00Z', textSha: 'b'.repeat(64) }));
   writeFixture(dir, 'capacity-20261125-110000.json', capacityFixture(cap, N100, { noGap: 14, range: [14, 14], inBound: 6 }, { date: '2026-11-25T11:00:00Z', voiceSha: sha }));
   writeFixture(dir, 'capacity-20261126-110000.json', capacityFixture(cap, N100, { noGap: 12, range: [12, 13], inBound: 2, boundMs: 300 }, { date: '2026-11-26T11:00:00Z', voiceSha: sha }));
+  // Older formats: the Python script's archive (one arm per K, no rounds) and a schema 1 capacity archive of pi5.
+  const python = pythonArchive(1.5) as { bras: Array<Record<string, unknown>> };
+  python.bras.push({ ...python.bras[0], flux_simultanes: 1, enfants: [], debit_par_flux_mediane: [1.5], debit_agrege_mediane: 1.5 });
+  writeFixture(dir, 'piper-parallel-20250101-000000.json', python);
+  writeFixture(dir, 'capacity-20261122-110000.json', capacitySchemaOne(capacityFixture(cap, PI5, { noGap: 9, range: [9, 9], inBound: 5 }, { date: '2026-11-22T11:00:00Z', voiceSha: sha }), 5));
   // This machine's real run, and two files that are not archives.
   writeFixture(dir, 'piper-parallel-20261201-120000.json', real);
   writeFileSync(path.join(dir, 'piper-parallel-20261201-130000.json'), '{"schema_version": 2, "bras": [');
@@ -46,9 +52,12 @@ const near = (actual: number | undefined, expected: number, what: string): void 
 
 describe('summary of several machines (fixture archives named as such, and one real run)', () => {
   it('pi5: two runs that agree pool their rounds; figures as worked by hand', () => {
-    const [row, ...rest] = rowsOf('pi5');
+    const [row, old, ...rest] = rowsOf('pi5');
     assert.ok(row);
     assert.equal(rest.length, 0);
+    // The schema 1 capacity run measured under other settings (no sessions): a row of its own, its one answer the bounded one.
+    assert.ok(old?.notes.some((n) => n.includes('capacity sessions none (schema 1) here, 3 there')), old?.notes.join('\n'));
+    assert.deepEqual([old?.bestCapacity?.noGap, old?.bestCapacity?.inBound.k], [null, 5]);
     assert.deepEqual([row.throughputRuns.length, row.capacityRuns.length, row.cores, row.labelFrom, row.synthetic], [2, 2, 4, 'archive', true]);
     assert.deepEqual(row.dates, ['2026-11-20', '2026-11-21']);
     // K=1 free arm's six rounds pooled: geometric mean 2.012955, t(5) interval [1.876642, 2.159170].
@@ -108,7 +117,13 @@ describe('summary of several machines (fixture archives named as such, and one r
     assert.equal(summary.problems.length, 2);
     assert.ok(summary.problems.some((p) => /piper-parallel-20261201-130000\.json is not valid JSON/.test(p)));
     assert.ok(summary.problems.some((p) => /capacity-20261201-130000\.json is not a capacity archive this version reads/.test(p)));
-    assert.equal(summary.files, 11);
+    assert.equal(summary.files, 13);
+    // The Python script's archive: its machine (architecture and cores), a real voice, one figure per arm and no interval.
+    const py = summary.rows.find((r) => r.machine === 'aarch64|2 cores');
+    assert.deepEqual([py?.voice, py?.synthetic, py?.singleStream?.centre, py?.singleStream?.interval, py?.singleStream?.method], ['fr_FR-siwis-medium', false, 1.5, null, 'no rounds']);
+    // Two processes made 3.0 against 1.5 for one worker serving both in turn: x2, but no interval, so not resolved.
+    const k2 = py?.bestPerK.find((b) => b.k === 2);
+    assert.deepEqual([k2?.best, k2?.over, k2?.tiedWith[0]?.ratio?.centre], ['2 processes x 1 thread, free', null, 2]);
   });
 
   it('the command prints the table with the bad files on stderr, exit 2; writes the page and its Markdown; a bad --price is one line', () => {
