@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import si from 'systeminformation';
+import type si from 'systeminformation';
 import type { MachineBlock } from '../archive/schema.js';
 import { ONNXRUNTIME_VERSION } from '../version.js';
 import { allowedCores } from './clock.js';
@@ -27,13 +27,16 @@ export interface MachineReaders {
   governorFile(): string | null;
 }
 
+/** Loaded on the first reading, not with the command line (a tenth of a second every start would pay). */
+const sysinfo = async (): Promise<typeof si> => (await import('systeminformation')).default;
+
 const SYSTEM_READERS: MachineReaders = {
-  cpu: () => si.cpu(),
-  speed: () => si.cpuCurrentSpeed(),
-  temperature: () => si.cpuTemperature(),
-  os: () => si.osInfo(),
-  system: () => si.system(),
-  mem: () => si.mem(),
+  cpu: async () => (await sysinfo()).cpu(),
+  speed: async () => (await sysinfo()).cpuCurrentSpeed(),
+  temperature: async () => (await sysinfo()).cpuTemperature(),
+  os: async () => (await sysinfo()).osInfo(),
+  system: async () => (await sysinfo()).system(),
+  mem: async () => (await sysinfo()).mem(),
   governorFile: () => readOr('/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor'),
 };
 

@@ -7,9 +7,9 @@ import type { Archive } from '../../lib/archive/schema.js';
 import { compareArchives, comparisonMarkdown } from '../../lib/compare/compare.js';
 import { readComparable, toComparable } from '../../lib/compare/read.js';
 import { buildVerdict } from '../../lib/verdict/index.js';
-import { runArms } from '../../lib/run/run-arms.js';
 import { throughputFellBeyond } from '../helpers/archive.js';
 import { pythonArchive } from '../helpers/old-archives.js';
+import { runArms } from '../../lib/run/run-arms.js';
 import { BIN, sharedVoicesDir, tempDir } from '../helpers/paths.js';
 
 const dir = tempDir('compare');

@@ -1,28 +1,56 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import type { Archive } from '../../lib/archive/schema.js';
+import { ArchiveSchema, type Archive } from '../../lib/archive/schema.js';
 import { median } from '../../lib/measure/stats.js';
 import { studentQuantile } from '../../lib/measure/student.js';
 import { runArms } from '../../lib/run/run-arms.js';
-import { sharedVoicesDir, tempDir } from './paths.js';
+import { ROOT, sharedVoicesDir, tempDir } from './paths.js';
 
 /**
  * A small real run (synthetic voice, a one-word text): K=1 and K=2, free and pinned, so every
- * chart kind has data. Made once per test file.
+ * chart kind has data. Made once per suite run and shared by the test files that read it: each file
+ * runs in its own process under one test runner, so the runner's pid and the built library's
+ * content name the copy (a rebuilt or mutated library makes a new run).
  */
 let made: Promise<{ archive: Archive; path: string }> | undefined;
 export function realArchive(): Promise<{ archive: Archive; path: string }> {
-  made ??= runArms({
-    settleSeconds: 0,
-    passes: 3,
-    warmup: 0,
-    voices: ['synthetic-siwis-medium'],
-    streams: [1, 2],
-    affinity: 'both',
-    lines: ['Oui.'],
-    outDir: path.join(tempDir('report-run'), 'm'),
-    voicesDir: sharedVoicesDir(),
-  }).then((r) => ({ archive: r.archive, path: r.path }));
+  made ??= (async () => {
+    const shared = path.join(os.tmpdir(), `pp-shared-real-archive-${process.ppid}-${libraryHash()}.json`);
+    if (existsSync(shared)) return { archive: ArchiveSchema.parse(JSON.parse(readFileSync(shared, 'utf8'))), path: shared };
+    const r = await runArms({
+      settleSeconds: 0,
+      passes: 3,
+      warmup: 0,
+      voices: ['synthetic-siwis-medium'],
+      streams: [1, 2],
+      affinity: 'both',
+      lines: ['Oui.'],
+      outDir: path.join(tempDir('report-run'), 'm'),
+      voicesDir: sharedVoicesDir(),
+    });
+    // Whole or not at all: written beside, then renamed.
+    writeFileSync(`${shared}.tmp`, JSON.stringify(r.archive));
+    renameSync(`${shared}.tmp`, shared);
+    return { archive: r.archive, path: r.path };
+  })();
   return made;
+}
+
+/** The built library's content, so a shared run never outlives the code that made it. */
+function libraryHash(): string {
+  const lib = path.join(ROOT, 'dist', 'lib');
+  const hash = createHash('sha256');
+  const walk = (dir: string): void => {
+    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const full = path.join(dir, e.name);
+      if (e.isDirectory()) walk(full);
+      else if (e.name.endsWith('.js')) hash.update(e.name).update(readFileSync(full));
+    }
+  };
+  walk(lib);
+  return hash.digest('hex').slice(0, 16);
 }
 
 /** The same archive with one arm's cpu_sum control failed, figures and all. */
