@@ -40,6 +40,9 @@ const NODE_24_TEST = (c: string): boolean => /node@24 .* npm test$/.test(c);
 const cacheHome = tempDir('readme-cache');
 
 const sandbox = tempDir('readme');
+/** The default text of the README's runs here: one sentence, so a pass is short (the commands are judged, not their figures). */
+const shortText = path.join(tempDir('readme-text'), 'text.txt');
+writeFileSync(shortText, 'Bonjour tout le monde.\n');
 let server: http.Server;
 let mirror = '';
 
@@ -47,7 +50,7 @@ let mirror = '';
 async function run(command: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const child = spawn('bash', ['-o', 'pipefail', '-c', command], {
     cwd: sandbox,
-    env: { ...process.env, PIPER_VOICES_BASE_URL: mirror, ONNXRUNTIME_NODE_INSTALL: 'skip', NO_UPDATE_NOTIFIER: '1', XDG_CACHE_HOME: cacheHome, PIPER_PARALLEL_SETTLE: '0' },
+    env: { ...process.env, PIPER_VOICES_BASE_URL: mirror, ONNXRUNTIME_NODE_INSTALL: 'skip', NO_UPDATE_NOTIFIER: '1', XDG_CACHE_HOME: cacheHome, PIPER_PARALLEL_SETTLE: '0', PIPER_PARALLEL_TEXT_FILE: shortText },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

@@ -9,7 +9,7 @@ import { runCapacity, type CapacityOptions, type CapacityProgress } from '../cap
 import type { CapacityArchive, TrialRecord } from '../capacity/schema.js';
 import { formatDuration } from '../report/progress.js';
 import { allowedCores } from '../measure/clock.js';
-import { parseChoice, parsePositive, parseWhole, settleSeconds } from './parse.js';
+import { parseChoice, parsePositive, parseWhole, settleSeconds, textFile } from './parse.js';
 import type { Io } from './run-command.js';
 
 export interface CapacityFlags {
@@ -38,7 +38,7 @@ function capacityOptions(f: CapacityFlags): CapacityOptions {
   const isolation = f.isolation === undefined ? undefined : parseChoice<'process' | 'thread'>(f.isolation, '--isolation', ['process', 'thread']);
   return {
     voices: f.voice,
-    textFile: f['text-file'],
+    textFile: textFile(f['text-file'], f.resume),
     arrivals: f.arrivals === undefined ? undefined : parseChoice<ArrivalPattern>(f.arrivals, '--arrivals', ['together', 'staggered', 'poisson']),
     schedule: f.schedule === undefined ? undefined : parseChoice<QueuePolicy>(f.schedule, '--schedule', ['fifo', 'deadline']),
     firstAudioMs: f['first-audio-ms'] === undefined ? undefined : parsePositive(f['first-audio-ms'], '--first-audio-ms', '500'),

@@ -41,3 +41,15 @@ export function settleSeconds(flag: string | undefined, env: NodeJS.ProcessEnv =
   if (!/^\s*\d+\s*$/.test(raw)) throw new PiperParallelError('USAGE', `${SETTLE_ENV} must be a whole number of seconds >= 0, got "${raw}"; e.g. ${SETTLE_ENV}=0, or unset it`);
   return Number(raw);
 }
+
+export const TEXT_ENV = 'PIPER_PARALLEL_TEXT_FILE';
+
+/**
+ * --text-file, else PIPER_PARALLEL_TEXT_FILE (a default text for every run of a shell or a CI job),
+ * else undefined (the built-in text). A resumed run keeps its own text: the variable is not read.
+ */
+export function textFile(flag: string | undefined, resume: string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (flag !== undefined || resume !== undefined) return flag;
+  const raw = env[TEXT_ENV];
+  return raw === undefined || raw === '' ? undefined : raw;
+}

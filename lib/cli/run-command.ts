@@ -5,7 +5,7 @@ import { armLine, headerLines } from '../report/table.js';
 import { writeReports } from '../report/write.js';
 import type { AffinityChoice, EngineChoice, IsolationChoice, Scope } from '../run/conditions.js';
 import { runArms, type Progress, type RunArmsOptions } from '../run/run-arms.js';
-import { parseChoice, parseList, parsePositive, parseWhole, settleSeconds } from './parse.js';
+import { parseChoice, parseList, parsePositive, parseWhole, settleSeconds, textFile } from './parse.js';
 
 export interface RunFlags {
   passes?: string;
@@ -65,7 +65,7 @@ function runOptions(flags: RunFlags): RunArmsOptions {
     scope: flags.scope === undefined ? undefined : parseChoice<Scope>(flags.scope, '--scope', ['model', 'text']),
     label: flags.label,
     voices: flags.voice,
-    textFile: flags['text-file'],
+    textFile: textFile(flags['text-file'], flags.resume),
     outDir: flags['out-dir'],
     voicesDir: flags['voices-dir'],
     resume: flags.resume,
