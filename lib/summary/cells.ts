@@ -30,7 +30,9 @@ function live(row: SummaryRow): string {
   if (!b) return '-';
   if (!b.noGap) return `unknown (schema 1), ${b.layout}`;
   const rate = b.noGap.gapRateMax === null ? '' : `, gap rate below ${Math.ceil(b.noGap.gapRateMax * 100)}% over ${b.noGap.sessions} sessions`;
-  return `${b.noGap.k}${range(b.noGap)}, ${b.layout}${rate}`;
+  // Layouts with as many live streams are named: the best is not better than they are.
+  const tied = row.capacity.filter((l) => l !== b && l.noGap?.k === b.noGap?.k).map((l) => l.layout);
+  return `${b.noGap.k}${range(b.noGap)}, ${b.layout}${rate}${tied.length > 0 ? `; as many with ${tied.join('; ')}` : ''}`;
 }
 
 function bounded(row: SummaryRow): string {
@@ -85,4 +87,16 @@ export const METHOD = "How runs combine: a figure of one run is that run's (95% 
 export function machineLines(rows: SummaryRow[]): string[] {
   const seen = new Map(rows.map((r) => [r.machine, r]));
   return [...seen.values()].map((r) => `${r.label}: ${r.machine}${r.labelFrom === 'fingerprint' ? ' (named from its fingerprint; --label NAME on its runs names it)' : ''}`);
+}
+
+export const LAYOUT_COLUMNS = ['machine', 'voice', 'layout', 'live streams, no gap (rerun range)', 'evidence at that K', 'within the first-audio bound', 'first audio p95', 'runs'] as const;
+
+/** Every capacity layout of every row: both answers and their evidence. */
+export function layoutRows(rows: SummaryRow[]): string[][] {
+  return rows.flatMap((r) => r.capacity.map((l) => {
+    const a = l.noGap;
+    const evidence = a === null ? 'schema 1: not measured' : a.gapRateMax === null ? '-' : `${a.sessions} sessions, gap rate below ${Math.ceil(a.gapRateMax * 100)}%`;
+    const runs = `${l.inBound.perRun.length}${l.runsLeftOut > 0 ? ` (${l.runsLeftOut} left out: controls failed)` : ''}`;
+    return [r.label, r.synthetic ? `${r.voice} (SYNTHETIC)` : r.voice, l.layout, a === null ? 'unknown' : `${a.k}${range(a)}`, evidence, `${l.inBound.k}${range(l.inBound)}`, l.inBound.firstAudioP95Ms === null ? '-' : `${Math.round(l.inBound.firstAudioP95Ms)} ms`, runs];
+  }));
 }

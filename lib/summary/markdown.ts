@@ -1,5 +1,5 @@
 /** The summary as Markdown: the table, then each row's notes, then what could not be read. */
-import { COLUMNS, machineLines, METHOD, rowCells, rowNotes } from './cells.js';
+import { COLUMNS, LAYOUT_COLUMNS, layoutRows, machineLines, METHOD, rowCells, rowNotes } from './cells.js';
 import type { Summary } from './types.js';
 
 const cell = (s: string): string => s.replace(/\|/g, '\\|');
@@ -9,6 +9,8 @@ export function summaryMarkdown(s: Summary): string {
   if (s.rows.some((r) => r.synthetic)) out.push('', 'SYNTHETIC voices: random weights in a Piper-medium-shaped graph; their figures measure compute and contention, not speech.');
   out.push('', `| ${COLUMNS.join(' | ')} |`, `|${COLUMNS.map(() => '---').join('|')}|`);
   for (const row of s.rows) out.push(`| ${rowCells(row).map(cell).join(' | ')} |`);
+  const layouts = layoutRows(s.rows);
+  if (layouts.length > 0) out.push('', '## Live streams per layout', '', `| ${LAYOUT_COLUMNS.join(' | ')} |`, `|${LAYOUT_COLUMNS.map(() => '---').join('|')}|`, ...layouts.map((l) => `| ${l.map(cell).join(' | ')} |`));
   out.push('', METHOD, '', '## Machines', '', ...machineLines(s.rows).map((l) => `- ${l}`));
   const notes = s.rows.map((r) => ({ r, n: rowNotes(r) })).filter((x) => x.n.length > 0);
   if (notes.length > 0) out.push('', '## Notes', '', ...notes.flatMap(({ r, n }) => n.map((line) => `- ${r.label}, ${r.voice}: ${line}`)));

@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { before, describe, it } from 'node:test';
 import type { Archive } from '../../lib/archive/schema.js';
 import { chromium } from 'playwright-core';
+import { rowCells } from '../../lib/summary/cells.js';
 import { summaryCharts } from '../../lib/summary/charts.js';
 import { summaryHtml } from '../../lib/summary/html.js';
 import { summarizeMachines } from '../../lib/summary/summarize.js';
@@ -132,6 +133,8 @@ describe('summary of several machines (fixture archives named as such, and one r
     assert.equal(r.status, 2, r.stderr);
     assert.match(r.stdout, /\| pi5 \| 4 \| synthetic-siwis-medium \(SYNTHETIC\) \| 2 \+ 2 \| 2026-11-20 to 2026-11-21 \| x2\.01 \[1\.88, 2\.16\] \|/);
     assert.match(r.stdout, /8 \(8-12\), pool of 2 processes x 1 thread, free/);
+    // Every layout with both answers: pi5's one layout over its two agreeing-in-workload runs.
+    assert.match(r.stdout, /^\| pi5 \| synthetic-siwis-medium \(SYNTHETIC\) \| pool of 2 processes x 1 thread, free \| 8 \(8-12\) \| \d+ sessions, gap rate below \d+% \| 4 \| \d+ ms \| 2 \|$/m);
     assert.match(r.stderr, /piper-parallel: .*piper-parallel-20261201-130000\.json is not valid JSON/);
     assert.ok(readFileSync(out, 'utf8').includes('data-chart="live-streams"'));
     assert.ok(existsSync(path.join(dir, 'summary.md')));
@@ -141,6 +144,14 @@ describe('summary of several machines (fixture archives named as such, and one r
     assert.match(bad.stderr, /--price must be LABEL=AMOUNT or AMOUNT, an hourly price above 0, got "pi5=cheap"/);
     const typo = spawnSync(process.execPath, [BIN, 'summary', dir, '--price', 'pi6=0.02'], { encoding: 'utf8', timeout: 60_000 });
     assert.match(typo.stderr, /--price pi6=\.\.\.: no machine here is called pi6/);
+  });
+
+  it('a layout with as many live streams as the best is named beside it', () => {
+    const row = structuredClone(rowsOf('pi5')[0] as SummaryRow);
+    const best = row.bestCapacity as NonNullable<SummaryRow['bestCapacity']>;
+    row.capacity.push({ ...best, layout: 'one process per stream x 1 thread, free' }, { ...best, layout: 'fewer', noGap: { ...(best.noGap as NonNullable<typeof best.noGap>), k: 7 } });
+    row.bestCapacity = row.capacity[0] ?? null;
+    assert.match(rowCells(row)[7] ?? '', /^8 \(8-12\), pool of 2 processes x 1 thread, free, .*; as many with one process per stream x 1 thread, free$/);
   });
 
   it('charts: one bar and one range per row with live streams, and per priced row', () => {
@@ -175,7 +186,7 @@ describe('summary page in headless Chromium', { skip: noBrowser }, () => {
       tab.on('request', (r) => { if (r.url() !== pathToFileURL(page).href) requests.push(r.url()); });
       await tab.goto(pathToFileURL(page).href, { waitUntil: 'load', timeout: 30_000 });
       const counts = await tab.evaluate(() => Object.fromEntries([...document.querySelectorAll('figure[data-chart]')].map((f) => [f.getAttribute('data-chart') ?? '', [...f.querySelectorAll('svg g.role-mark')].reduce((n, g) => n + g.children.length, 0)])));
-      const rows = await tab.evaluate(() => document.querySelectorAll('table tbody tr').length);
+      const rows = await tab.evaluate(() => document.querySelector('table tbody')?.children.length ?? 0);
       await tab.screenshot({ path: path.join(dir, 'summary.png'), fullPage: true });
       assert.deepEqual([errors, requests], [[], []]);
       const live = summary.rows.filter((r) => r.bestCapacity?.noGap).length;
