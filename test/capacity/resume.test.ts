@@ -11,9 +11,11 @@ describe('an interrupted capacity run', () => {
     const base = { voices: ['synthetic-siwis-medium'], voicesDir: sharedVoicesDir(), lines: ['Bonjour à tous.', 'À demain.'], maxStreams: 1, rounds: 1, sessions: 1, firstAudioMs: 100_000, settleSeconds: 0, outDir };
     const controller = new AbortController();
     const first: string[] = [];
+    let firstHeld = false;
     const err = await runCapacity({ ...base, signal: controller.signal, onProgress: (e) => {
       if (e.kind === 'trial-end') {
         first.push(`${e.trial.disposition}|${e.trial.flux}`);
+        firstHeld = e.trial.controle_tenu;
         controller.abort();
       }
     } }).then(() => undefined, (e: Error & { code?: string }) => e);
@@ -24,10 +26,11 @@ describe('an interrupted capacity run', () => {
     const again: string[] = [];
     const { archive } = await runCapacity({ resume: partial, settleSeconds: 0, onProgress: (e) => { if (e.kind === 'trial-start') again.push(`${e.layout}|${e.k}`); } });
     assert.equal(archive.interrompu, true);
-    // Four layouts, one trial each at K=1 (max 1): the held one is not run again.
-    assert.equal(archive.essais.length, 4);
-    assert.equal(again.length, 3);
-    assert.ok(!again.includes(first[0] ?? ''));
+    // Four layouts, one trial each at K=1 (max 1): the held one is not run again. On a busy machine a
+    // trial's control may fail, and that trial is run again (reprise 1, 2): counted apart.
+    assert.equal(archive.essais.filter((t) => t.reprise === 0).length, 4);
+    assert.equal(new Set(again).size, firstHeld ? 3 : 4);
+    assert.equal(again.includes(first[0] ?? ''), !firstHeld);
     assert.equal(existsSync(partial), false);
   });
 });
