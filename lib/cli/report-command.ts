@@ -1,10 +1,10 @@
-import { writeFile } from 'node:fs/promises';
 import { firstIssue, readArchive, readJsonFile } from '../archive/read.js';
 import { capacityHtml, capacityMarkdown } from '../capacity/report/render.js';
 import { CAPACITY_SCHEMA_VERSION, CapacityArchiveSchema } from '../capacity/schema.js';
 import { PiperParallelError } from '../errors.js';
 import { renderHtml } from '../report/html.js';
 import { renderMarkdown } from '../report/markdown.js';
+import { writeOut } from './output.js';
 import { parseChoice } from './parse.js';
 import type { Io } from './run-command.js';
 
@@ -29,11 +29,7 @@ export async function reportCommand(files: string[], format: string | undefined,
     io.out(text);
     return 0;
   }
-  try {
-    await writeFile(out, text);
-  } catch (err) {
-    throw new PiperParallelError('OUTPUT', `--out ${out} cannot be written (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); choose a writable file`, { cause: err });
-  }
+  await writeOut(out, text);
   io.err(`report: ${out}`);
   return 0;
 }

@@ -1,18 +1,10 @@
-import { writeFile } from 'node:fs/promises';
 import { PiperParallelError } from '../errors.js';
 import { summaryHtml } from '../summary/html.js';
 import { summaryMarkdown } from '../summary/markdown.js';
 import { parsePrices } from '../summary/price.js';
 import { summarizeMachines } from '../summary/summarize.js';
+import { writeOut } from './output.js';
 import type { Io } from './run-command.js';
-
-async function writeOut(file: string, text: string): Promise<void> {
-  try {
-    await writeFile(file, text);
-  } catch (err) {
-    throw new PiperParallelError('OUTPUT', `--out ${file} cannot be written (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); choose a writable file`, { cause: err });
-  }
-}
 
 /**
  * `summary FILES|DIRS... [--price LABEL=AMOUNT|AMOUNT]... [--out FILE.html] [--json]`: the table on

@@ -109,7 +109,8 @@ export function armKey(a: Pick<ComparableArm, 'voice' | 'streams' | 'threads' | 
   return `${a.voice} K=${a.streams} T=${a.threads} ${a.pinned ? 'pinned' : 'free'} ${a.isolation}`;
 }
 
-const DEFAULT_ENGINE = 'onnxruntime-node, model';
+/** The engine and scope of every archive from before engines, and the default since. */
+export const DEFAULT_ENGINE = 'onnxruntime-node, model';
 
 /** The arm's identity: its layout, and its engine and scope where they are not the default. */
 function identify(arm: Pick<ComparableArm, 'voice' | 'streams' | 'threads' | 'pinned' | 'isolation'>, moteur?: 'onnxruntime' | 'sherpa', portee?: 'model' | 'text'): Pick<ComparableArm, 'key' | 'layout' | 'engine'> {

@@ -1,8 +1,7 @@
 import type { Archive, ArmRecord } from '../archive/schema.js';
 import { archiveCharts } from './charts.js';
-import { renderSvg } from './svg.js';
 import { ARM_COLUMNS, armCells, caveats, ENGINE_COLUMNS, engineCells, failures, RATIO_COLUMNS, ratioCells, runFacts, syntheticVoices } from './content.js';
-import { esc, htmlPage, htmlTable as table } from './page.js';
+import { chartFigure, esc, htmlPage, htmlTable as table } from './page.js';
 import { armVoiceLabel } from './table.js';
 
 function armRow(arm: ArmRecord): string {
@@ -36,9 +35,6 @@ export async function renderHtml(a: Archive): Promise<string> {
   body.push('<h2>Failed controls</h2>', failed.length === 0 ? '<p>None: every control held in every arm.</p>' : `<ul>${failed.map((f) => `<li>${esc(`${f.arm}: `)}${f.control === undefined ? '' : `<code>${esc(f.control)}</code> `}${esc(f.text)}</li>`).join('')}</ul>`);
   body.push('<h2>Caveats</h2><ul>', ...caveats(a).map((c) => `<li>${esc(c)}</li>`), '</ul>');
   body.push('<h2>Charts</h2>');
-  for (const chart of archiveCharts(a)) {
-    const svg = await renderSvg(chart.spec);
-    body.push(`<figure data-chart="${esc(chart.id)}">${svg}<figcaption>${esc(chart.title)}</figcaption></figure>`);
-  }
+  for (const chart of archiveCharts(a)) body.push(await chartFigure(chart));
   return htmlPage(`piper-parallel ${a.date_utc}${synthetic.length > 0 ? ' (synthetic voices)' : ''}`, body);
 }

@@ -1,9 +1,15 @@
-/** What every HTML page of the tool shares: escaping, tables, and one self-contained page. */
+/** What every HTML page of the tool shares: escaping, tables, charts as figures, and one self-contained page. */
+import type { ChartSpec } from './charts.js';
+import { renderSvg } from './svg.js';
 
 export const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 export const htmlTable = (columns: readonly string[], rows: string[][]): string =>
   `<table><thead><tr>${columns.map((c) => `<th>${esc(c)}</th>`).join('')}</tr></thead><tbody>${rows.map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`).join('')}</tbody></table>`;
+
+/** A chart as an inline SVG figure; `data-chart` names it for the browser test. */
+export const chartFigure = async (chart: ChartSpec): Promise<string> =>
+  `<figure data-chart="${esc(chart.id)}">${await renderSvg(chart.spec)}<figcaption>${esc(chart.title)}</figcaption></figure>`;
 
 const STYLE = `body{font:15px/1.45 system-ui,sans-serif;max-width:72rem;margin:2rem auto;padding:0 1rem;color:#111}
 table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left}

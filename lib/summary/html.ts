@@ -1,6 +1,5 @@
 /** The summary as one self-contained page: the table, the charts (SVG, inlined), the notes. */
-import { esc, htmlPage, htmlTable } from '../report/page.js';
-import { renderSvg } from '../report/svg.js';
+import { chartFigure, esc, htmlPage, htmlTable } from '../report/page.js';
 import { COLUMNS, LAYOUT_COLUMNS, layoutRows, machineLines, METHOD, rowCells, rowNotes } from './cells.js';
 import { summaryCharts } from './charts.js';
 import type { Summary } from './types.js';
@@ -12,7 +11,7 @@ export async function summaryHtml(s: Summary): Promise<string> {
   body.push(htmlTable(COLUMNS, s.rows.map(rowCells)));
   if (layouts.length > 0) body.push('<h2>Live streams per layout</h2>', htmlTable(LAYOUT_COLUMNS, layouts));
   body.push(`<p>${esc(METHOD)}</p>`, '<h2>Machines</h2><ul>', ...machineLines(s.rows).map((l) => `<li>${esc(l)}</li>`), '</ul>');
-  for (const chart of summaryCharts(s.rows)) body.push(`<figure data-chart="${esc(chart.id)}">${await renderSvg(chart.spec)}<figcaption>${esc(chart.title)}</figcaption></figure>`);
+  for (const chart of summaryCharts(s.rows)) body.push(await chartFigure(chart));
   const notes = s.rows.flatMap((r) => rowNotes(r).map((n) => `${r.label}, ${r.voice}: ${n}`));
   if (notes.length > 0) body.push('<h2>Notes</h2><ul>', ...notes.map((n) => `<li>${esc(n)}</li>`), '</ul>');
   if (s.problems.length > 0) body.push('<h2>Not read</h2><ul>', ...s.problems.map((p) => `<li class="failed">${esc(p)}</li>`), '</ul>');

@@ -1,9 +1,9 @@
 /** A machine and voice's throughput runs as summary figures: speed alone, the best layout per K, RSS. */
+import { DEFAULT_ENGINE } from '../compare/read.js';
 import { layoutLabel } from '../verdict/labels.js';
 import { combineRuns, pairedRounds, type RunFigures } from './combine.js';
 import type { Against, BestAtK, Combined, SummaryArm, ThroughputInput } from './types.js';
 
-const DEFAULT_ENGINE = 'onnxruntime-node, model';
 
 /** A voice as rows name it: its engine where it is not the default one. */
 export const voiceKey = (a: Pick<SummaryArm, 'voice' | 'engine'>): string => (a.engine === DEFAULT_ENGINE ? a.voice : `${a.voice} [${a.engine}]`);

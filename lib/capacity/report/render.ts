@@ -1,6 +1,5 @@
 /** A capacity run as Markdown or as one self-contained HTML page (charts inlined as SVG). */
-import { esc, htmlPage, htmlTable as table } from '../../report/page.js';
-import { renderSvg } from '../../report/svg.js';
+import { chartFigure, esc, htmlPage, htmlTable as table } from '../../report/page.js';
 import { percentUp } from '../evidence.js';
 import type { CapacityArchive, CapacityEntry, TrialRecord } from '../schema.js';
 import { capacityCharts } from './charts.js';
@@ -63,7 +62,7 @@ export async function capacityHtml(a: CapacityArchive): Promise<string> {
   body.push('<ul>', ...facts(a).map((f) => `<li>${esc(f)}</li>`), '</ul>', '<h2>Verdict</h2>', ...a.phrases.map((p) => `<p>${esc(p)}</p>`));
   body.push(table(ANSWER_COLUMNS, a.capacite.map(answerCells)), '<h2>Evidence at each K tried</h2>', table(EVIDENCE_COLUMNS, a.capacite.flatMap(evidenceRows)));
   body.push('<h2>Charts</h2>');
-  for (const chart of capacityCharts(a)) body.push(`<figure data-chart="${esc(chart.id)}">${await renderSvg(chart.spec)}<figcaption>${esc(chart.title)}</figcaption></figure>`);
+  for (const chart of capacityCharts(a)) body.push(await chartFigure(chart));
   body.push('<h2>Trials</h2>', table(TRIAL_COLUMNS, a.essais.map(trialCells)), `<h2>Caveats</h2><p>${esc(CAVEAT)}</p>`);
   const synthetic = a.voix.some((v) => v.synthetique);
   return htmlPage(`piper-parallel capacity ${a.date_utc}${synthetic ? ' (synthetic voices)' : ''}`, body);
