@@ -249,10 +249,13 @@ describe('compare', () => {
     // Nothing comparable (rounds spread too wide to tell a 5% change from none): exit 2, and it says so.
     const spread = [0.7, 1.3, 0.9];
     const noisy = (name: string) => variant(name, (x) => {
+      // From each arm's centre, not its measured rounds: a run whose own rounds happened to lean
+      // against the spread would otherwise come out steady (seen in CI: SAME, 0.991 to 1.009).
       for (const b of x.bras) {
         b.controle_tenu = true;
-        b.debit_agrege_manches = b.debit_agrege_manches.map((v, i) => (v ?? 0) * spread[i % 3]!);
-        for (const e of b.enfants) for (const p of e.passes) if (p.ratio !== null) p.ratio *= spread[(p.manche - 1) % 3]!;
+        const centre = b.debit_agrege_centre ?? b.debit_agrege_passe_mediane ?? 1;
+        b.debit_agrege_manches = b.debit_agrege_manches.map((_, i) => centre * spread[i % 3]!);
+        for (const [s, e] of b.enfants.entries()) for (const p of e.passes) p.ratio = (b.debit_par_flux_mediane[s] ?? 1) * spread[(p.manche - 1) % 3]!;
       }
     });
     const nothing = run([noisy('n1'), noisy('n2')]);
