@@ -11,7 +11,7 @@ const run = (args: string[], cwd: string) => spawnSync(process.execPath, [BIN, .
 describe('piper-parallel capacity, end to end on a synthetic voice', () => {
   it('sweeps every default layout, answers both questions with their evidence, archives, reports with its three charts, and compares', () => {
     const dir = tempDir('capacity');
-    writeFileSync(path.join(dir, 't.txt'), 'Bonjour à tous.\nÀ demain.\n');
+    writeFileSync(path.join(dir, 't.txt'), 'Oui.\nNon merci.\n');
     const out = path.join(dir, 'm');
     const r = run(['capacity', '--voice', 'synthetic-siwis-medium', '--voices-dir', sharedVoicesDir(), '--text-file', 't.txt', '--max-streams', '2', '--rounds', '2', '--sessions', '2', '--seed', '7', '--settle', '0', '--out-dir', out, '--json'], dir);
     // Two short sentences, at most two listeners: any machine that runs the tests serves that with every layout.

@@ -8,7 +8,7 @@ import { sharedVoicesDir, tempDir } from '../helpers/paths.js';
 describe('an interrupted capacity run', () => {
   it('keeps its finished trials in the partial file, and --resume carries on without running them again', async () => {
     const outDir = path.join(tempDir('capacity-resume'), 'm');
-    const base = { voices: ['synthetic-siwis-medium'], voicesDir: sharedVoicesDir(), lines: ['Bonjour à tous.', 'À demain.'], maxStreams: 1, rounds: 1, sessions: 1, firstAudioMs: 100_000, settleSeconds: 0, outDir };
+    const base = { voices: ['synthetic-siwis-medium'], voicesDir: sharedVoicesDir(), lines: ['Oui.', 'Non.'], maxStreams: 1, rounds: 1, sessions: 1, firstAudioMs: 100_000, settleSeconds: 0, outDir };
     const controller = new AbortController();
     const first: string[] = [];
     let firstHeld = false;

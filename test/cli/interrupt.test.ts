@@ -1,3 +1,4 @@
+// light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -22,8 +23,12 @@ async function interruptAfterFirstArm() {
   return { w, r };
 }
 
+/** One interrupted run for both tests: the first reads its partial file, the second resumes it. */
+let interruptedOnce: ReturnType<typeof interruptAfterFirstArm> | undefined;
+const interruptOnce = (): ReturnType<typeof interruptAfterFirstArm> => (interruptedOnce ??= interruptAfterFirstArm());
+
 it('Ctrl-C after the first arm round: exit 130, that arm round kept in the partial file, no archive, no child left', async () => {
-  const { w, r } = await interruptAfterFirstArm();
+  const { w, r } = await interruptOnce();
   assert.equal(r.code, 130, r.stderr);
   assert.match(r.stderr, /interrupted (during|before) .* in round 1; 1 finished arm round\(s\) kept in .*\.partial\/piper-parallel-\d{8}-\d{6}\.jsonl; resume with: piper-parallel --resume \S+\.jsonl/);
   assert.deepEqual(archives(w), []);
@@ -34,7 +39,7 @@ it('Ctrl-C after the first arm round: exit 130, that arm round kept in the parti
 });
 
 it('--resume after that Ctrl-C runs the cut-off round of that voice again whole, refuses another protocol, and lands the same archive shape', async () => {
-  const { w, r: first } = await interruptAfterFirstArm();
+  const { w, r: first } = await interruptOnce();
   assert.equal(first.code, 130, first.stderr);
   const partialFile = /--resume (\S+\.jsonl)/.exec(first.stderr)?.[1];
   assert.ok(partialFile, first.stderr);

@@ -1,3 +1,4 @@
+// light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -7,10 +8,9 @@ import type { Archive } from '../../lib/archive/schema.js';
 import { compareArchives, comparisonMarkdown } from '../../lib/compare/compare.js';
 import { readComparable, toComparable } from '../../lib/compare/read.js';
 import { buildVerdict } from '../../lib/verdict/index.js';
-import { throughputFellBeyond } from '../helpers/archive.js';
+import { realArchive, throughputFellBeyond } from '../helpers/archive.js';
 import { pythonArchive } from '../helpers/old-archives.js';
-import { runArms } from '../../lib/run/run-arms.js';
-import { BIN, sharedVoicesDir, tempDir } from '../helpers/paths.js';
+import { BIN, tempDir } from '../helpers/paths.js';
 
 const dir = tempDir('compare');
 let base: Archive;
@@ -52,8 +52,11 @@ function scale(a: Archive, factor: number): void {
 
 
 before(async () => {
-  const r = await runArms({ settleSeconds: 0, passes: 3, warmup: 0, voices: ['synthetic-siwis-medium'], streams: [1, 2], lines: ['Oui.'], outDir: path.join(dir, 'm'), voicesDir: sharedVoicesDir() });
-  base = r.archive;
+  // The suite's shared small run, its pinned arm left out: one layout per K, so a pair per ratio.
+  const real = structuredClone((await realArchive()).archive);
+  real.bras = real.bras.filter((b) => !b.affinite_demandee);
+  real.verdict = buildVerdict(real.bras, real.coeurs);
+  base = real;
 });
 
 describe('compare', () => {

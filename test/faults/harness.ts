@@ -71,9 +71,28 @@ export function baseArgs(w: ReturnType<typeof workspace>, passes = '2'): string[
   return [passes, '--settle', '0', '--voice', 'synthetic-siwis-medium', '--text-file', w.text, '--out-dir', w.out, '--voices-dir', w.voices];
 }
 
+/**
+ * Every process this test file starts (the command line, and its streams after it) carries this
+ * variable, so the stream processes it left behind are told from another test file's running
+ * beside it (test/helpers/suite.ts), even once an orphan's parent is gone.
+ */
+const OWNER = 'PIPER_PARALLEL_TEST_OWNER';
+process.env[OWNER] = String(process.pid);
+
+function startedHere(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`${OWNER}=${process.pid}`);
+  } catch {
+    // Gone between the listing and the read: not left behind.
+    return false;
+  }
+}
+
+/** Stream processes of this test file still alive; with `parent`, that process's children. */
 export function streamPids(parent?: number): number[] {
   const cmd = parent === undefined ? "pgrep -f '[e]ntry/process-stream.js' || true" : `pgrep -P ${parent} || true`;
-  return execSync(cmd, { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
+  const pids = execSync(cmd, { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
+  return parent === undefined ? pids.filter(startedHere) : pids;
 }
 
 /** What every fault case asserts besides its exit code. */

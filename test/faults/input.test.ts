@@ -1,3 +1,4 @@
+// light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
 /** Bad input: a one-line error naming the option or file and the fix, a non-zero exit, nothing measured. */
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';

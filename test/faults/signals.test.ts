@@ -1,3 +1,4 @@
+// light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
 /** Interruptions, concurrent runs and a soak: nothing hangs, nothing is lost, nothing is left running. */
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -11,18 +12,18 @@ import { sharedVoicesDir, tempDir } from '../helpers/paths.js';
 import { archives, assertClean, partialArms, runCli, streamPids, workspace } from './harness.js';
 
 /**
- * Run with the traced command line and send `signal` 300 ms after stream 0 said ready for pass
- * `readyPass`; return what the trace showed at that moment, so the test can check the phase it hit.
+ * Run with the traced command line and send `signal` 300 ms after stream 0 said ready for its first
+ * pass (a warm-up one when `warmup` > 0, else timed pass 0); return what the trace showed at that
+ * moment, so the test can check the phase it hit.
  */
-async function interrupted(signal: NodeJS.Signals, warmup: number, readyPass: number): Promise<{ traceAtSignal: string }> {
+async function interrupted(signal: NodeJS.Signals, warmup: number): Promise<{ traceAtSignal: string }> {
   const w = workspace();
-  // The built-in text: passes of a couple of seconds, so 300 ms after ready the pass is under way.
-  // 6 passes in 3 rounds of 2, so round 1 has a timed pass 1.
+  // The built-in text: passes of several seconds, so 300 ms after ready the pass is under way.
   const args = ['6', '--rounds', '3', '--settle', '0', '--voice', 'synthetic-siwis-medium', '--streams', '1', '--warmup', String(warmup), '--out-dir', w.out, '--voices-dir', w.voices];
   let traceAtSignal = '';
   let latest = '';
   let timer: NodeJS.Timeout | undefined;
-  const readyLine = new RegExp(`trace: stream 0 \\(pid \\d+\\) ready ${readyPass}\\n`);
+  const readyLine = /trace: stream 0 \(pid \d+\) ready 0\n/;
   const r = await runCli(args, {
     trace: true,
     onStderr: (err, pid) => {
@@ -43,25 +44,25 @@ async function interrupted(signal: NodeJS.Signals, warmup: number, readyPass: nu
   return { traceAtSignal };
 }
 
-/** At the signal: warm-up pass 1 of 3 under way (ready 1 said, its result not in), no timed pass yet. */
+/** At the signal: warm-up pass 0 of 3 under way (ready 0 said, its result not in), no timed pass yet. */
 function duringWarmup(trace: string): void {
-  assert.match(trace, /ready 1\n/);
-  assert.doesNotMatch(trace, /stream 0 \(pid \d+\) pass 1 warm-up/);
+  assert.match(trace, /ready 0\n/);
+  assert.doesNotMatch(trace, /stream 0 \(pid \d+\) pass 0 warm-up/);
   assert.doesNotMatch(trace, /pass \d+\n/, 'a timed pass had ended before the signal');
 }
 
-/** At the signal: timed pass 1 under way (timed pass 0 reported, pass 1's result not in). */
+/** At the signal: timed pass 0 under way (ready 0 said, its result not in), no warm-up asked. */
 function duringTimedPass(trace: string): void {
-  assert.match(trace, /stream 0 \(pid \d+\) pass 0\n/);
-  assert.match(trace, /ready 1\n/);
-  assert.doesNotMatch(trace, /stream 0 \(pid \d+\) pass 1/);
+  assert.match(trace, /ready 0\n/);
+  assert.doesNotMatch(trace, /warm-up/);
+  assert.doesNotMatch(trace, /stream 0 \(pid \d+\) pass 0/);
 }
 
 describe('interruptions', () => {
-  it('Ctrl-C during the warm-up: exit 130, partial kept, no stream left', async () => duringWarmup((await interrupted('SIGINT', 3, 1)).traceAtSignal));
-  it('Ctrl-C during a timed pass', async () => duringTimedPass((await interrupted('SIGINT', 0, 1)).traceAtSignal));
-  it('SIGTERM during the warm-up', async () => duringWarmup((await interrupted('SIGTERM', 3, 1)).traceAtSignal));
-  it('SIGTERM during a timed pass', async () => duringTimedPass((await interrupted('SIGTERM', 0, 1)).traceAtSignal));
+  it('Ctrl-C during the warm-up: exit 130, partial kept, no stream left', async () => duringWarmup((await interrupted('SIGINT', 3)).traceAtSignal));
+  it('Ctrl-C during a timed pass', async () => duringTimedPass((await interrupted('SIGINT', 0)).traceAtSignal));
+  it('SIGTERM during the warm-up', async () => duringWarmup((await interrupted('SIGTERM', 3)).traceAtSignal));
+  it('SIGTERM during a timed pass', async () => duringTimedPass((await interrupted('SIGTERM', 0)).traceAtSignal));
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     it(`${signal} while the archive is written: a whole archive or none, never half of one`, async () => {
@@ -103,7 +104,7 @@ describe('two runs at once and a soak', () => {
     assertClean(w, a);
   });
 
-  it('three default runs back to back (1 pass, short text): parent memory does not grow run after run, nothing left behind, three archives', async () => {
+  it('three runs back to back (processes and threads, 1 pass, short text): parent memory does not grow run after run, nothing left behind, three archives', async () => {
     // Memory is read after a forced collection: the JS heap and external memory of the parent.
     // RSS is reported beside it; it wanders with the allocator and the phonemizer's garbage.
     v8.setFlagsFromString('--expose-gc');
@@ -113,7 +114,8 @@ describe('two runs at once and a soak', () => {
     const rss: number[] = [];
     const paths: string[] = [];
     for (let i = 0; i < 3; i += 1) {
-      const r = await runArms({ settleSeconds: 0, passes: 1, warmup: 1, voices: ['synthetic-siwis-medium'], lines: ['Bonjour tout le monde.'], outDir: out, voicesDir: sharedVoicesDir() });
+      // A process arm and a thread arm: both adapters' leftovers would show, at half the default run's time.
+      const r = await runArms({ settleSeconds: 0, passes: 1, warmup: 1, voices: ['synthetic-siwis-medium'], lines: ['Bonjour tout le monde.'], outDir: out, voicesDir: sharedVoicesDir(), conditions: [{ flux: 1, fils: 1, affinite: false, isolation: 'process' }, { flux: 1, fils: 1, affinite: false, isolation: 'thread' }] });
       paths.push(r.path);
       gc();
       const m = process.memoryUsage();

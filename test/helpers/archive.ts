@@ -1,23 +1,26 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ArchiveSchema, type Archive } from '../../lib/archive/schema.js';
 import { median } from '../../lib/measure/stats.js';
 import { studentQuantile } from '../../lib/measure/student.js';
 import { runArms } from '../../lib/run/run-arms.js';
+import { alive } from './alive.js';
 import { ROOT, sharedVoicesDir, tempDir } from './paths.js';
 
 /**
  * A small real run (synthetic voice, a one-word text): K=1 and K=2, free and pinned, so every
  * chart kind has data. Made once per suite run and shared by the test files that read it: each file
- * runs in its own process under one test runner, so the runner's pid and the built library's
- * content name the copy (a rebuilt or mutated library makes a new run).
+ * runs in its own process, so the suite's pid (test/helpers/suite.ts; the runner's when a file is
+ * run by hand) and the built library's content name the copy (a rebuilt or mutated library makes a
+ * new run).
  */
 let made: Promise<{ archive: Archive; path: string }> | undefined;
 export function realArchive(): Promise<{ archive: Archive; path: string }> {
   made ??= (async () => {
-    const shared = path.join(os.tmpdir(), `pp-shared-real-archive-${process.ppid}-${libraryHash()}.json`);
+    removeStaleCopies();
+    const shared = path.join(os.tmpdir(), `${SHARED_PREFIX}${suiteRun()}-${libraryHash()}.json`);
     if (existsSync(shared)) return { archive: ArchiveSchema.parse(JSON.parse(readFileSync(shared, 'utf8'))), path: shared };
     const r = await runArms({
       settleSeconds: 0,
@@ -36,6 +39,19 @@ export function realArchive(): Promise<{ archive: Archive; path: string }> {
     return { archive: r.archive, path: r.path };
   })();
   return made;
+}
+
+const SHARED_PREFIX = 'pp-shared-real-archive-';
+/** The pid every test file of this suite run shares. */
+const suiteRun = (): number => Number(process.env.PIPER_PARALLEL_TEST_SUITE ?? process.ppid);
+
+/** Copies left by suite runs that are over (their runner's pid is gone), so /tmp does not keep one per run. */
+function removeStaleCopies(): void {
+  for (const f of readdirSync(os.tmpdir())) {
+    const pid = Number(f.slice(SHARED_PREFIX.length).split('-')[0]);
+    if (!f.startsWith(SHARED_PREFIX) || !Number.isInteger(pid) || pid === suiteRun() || alive(pid)) continue;
+    rmSync(path.join(os.tmpdir(), f), { force: true });
+  }
 }
 
 /** The built library's content, so a shared run never outlives the code that made it. */

@@ -20,7 +20,7 @@ describe('runArms end to end (synthetic voice, one short sentence, 2 passes)', (
   it('runs the four default conditions and writes an archive that matches the schema', async () => {
     const outDir = tempDir('out');
     const events: string[] = [];
-    const r = await runArms({ settleSeconds: 0, passes: 2, warmup: 1, voices: ['synthetic-siwis-medium'], lines: ['Bonjour tout le monde.', 'Oui.'], outDir, voicesDir: sharedVoicesDir(), label: 'test vm', onProgress: (e) => events.push(e.kind) });
+    const r = await runArms({ settleSeconds: 0, passes: 2, warmup: 1, voices: ['synthetic-siwis-medium'], lines: ['Oui.', 'Non merci.'], outDir, voicesDir: sharedVoicesDir(), label: 'test vm', onProgress: (e) => events.push(e.kind) });
     const onDisk = ArchiveSchema.parse(JSON.parse(readFileSync(r.path, 'utf8')));
     // --label reaches the archive, for summary.
     assert.equal(onDisk.etiquette, 'test vm');

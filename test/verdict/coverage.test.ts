@@ -1,3 +1,4 @@
+// light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
 /**
  * Seeded simulations of layout ratios under the noise these machines show: drift carried from round
  * to round (a random walk), drift within a round between one arm and the next, heavy-tailed pass
