@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import * as ort from 'onnxruntime-node';
 import { PIPER_SESSION_OPTIONS } from '../lib/voice/synthesizer.js';
+import { quietTelemetry } from '../lib/voice/onnxruntime.js';
 
 interface BareInput {
   onnxPath: string;
@@ -14,6 +15,9 @@ interface BareInput {
   sentences: number[][];
   passes: number;
 }
+
+// As in the streams: no telemetry client inside the processes measured.
+quietTelemetry();
 
 const input = JSON.parse(readFileSync(process.argv[2] ?? '', 'utf8')) as BareInput;
 const session = await ort.InferenceSession.create(input.onnxPath, { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential', ...PIPER_SESSION_OPTIONS });

@@ -17,9 +17,13 @@ import { resolveVoice, type VoiceInfo } from '../lib/voice/load.js';
 import { Synthesizer } from '../lib/voice/synthesizer.js';
 import { prepareText } from '../lib/voice/text.js';
 import { mediumMacs } from '../lib/voice/synthetic/medium.js';
+import { quietTelemetry } from '../lib/voice/onnxruntime.js';
 
 const SPIN = fileURLToPath(new URL('../lib/run/entry/spin-stream.js', import.meta.url));
 const THREAD = new URL('./barrier-thread.js', import.meta.url);
+
+// As in the streams: no telemetry client inside the processes measured.
+quietTelemetry();
 
 export interface Skew {
   releases: number;
