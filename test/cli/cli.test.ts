@@ -92,7 +92,7 @@ describe('command line', () => {
     const dir = tempDir('run');
     const text = path.join(dir, 'short.txt');
     writeFileSync(text, 'Bonjour tout le monde.\n');
-    const r = cli(['2', '--settle', '0', '--voice', 'synthetic-siwis-medium', '--streams', '2', '--affinity', 'on', '--isolation', 'both', '--warmup', '0', '--text-file', text, '--out-dir', path.join(dir, 'm'), '--voices-dir', sharedVoicesDir(), '--json'], dir);
+    const r = cli(['1', '--settle', '0', '--voice', 'synthetic-siwis-medium', '--streams', '2', '--affinity', 'on', '--isolation', 'both', '--warmup', '0', '--text-file', text, '--out-dir', path.join(dir, 'm'), '--voices-dir', sharedVoicesDir(), '--json'], dir);
     assert.ok(r.code === 0 || r.code === 3, r.stderr);
     const archive = ArchiveSchema.parse(JSON.parse(r.stdout));
     assert.equal(r.code, archive.controle_tenu ? 0 : 3);

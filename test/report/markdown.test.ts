@@ -1,3 +1,4 @@
+// light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Archive } from '../../lib/archive/schema.js';
