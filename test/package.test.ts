@@ -1,7 +1,7 @@
 // light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { ROOT, tempDir } from './helpers/paths.js';
@@ -35,6 +35,22 @@ function pack(): { file: string; files: Array<{ path: string }> } {
 }
 
 describe('npm package', () => {
+  it('npm ci in a clone links the project\'s own bin into node_modules/.bin, where npm 12\'s npx looks for it (npm 11 found it another way)', () => {
+    const prepare = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { prepare: string } }).scripts.prepare;
+    assert.ok(prepare.startsWith('npm run build && '), prepare);
+    const clone = tempDir('clone');
+    mkdirSync(path.join(clone, 'node_modules', '.bin'), { recursive: true });
+    const link = (): void => void execFileSync('sh', ['-c', prepare.slice('npm run build && '.length)], { cwd: clone, encoding: 'utf8' });
+    link();
+    assert.equal(readlinkSync(path.join(clone, 'node_modules', '.bin', 'piper-parallel')), '../../dist/bin/piper-parallel.js');
+    // A second npm ci keeps it; a folder without node_modules (not installed yet) is left alone.
+    link();
+    const bare = tempDir('clone-bare');
+    execFileSync('sh', ['-c', prepare.slice('npm run build && '.length)], { cwd: bare });
+    assert.deepEqual(readdirSync(bare), []);
+  });
+
+
   it('npm pack gives a tarball of dist/lib, dist/bin, the README and the CI matrix example that installs in an empty folder and runs npx piper-parallel --help', () => {
     const { file, files } = pack();
     const roots = new Set(files.map((f) => (f.path.startsWith('dist/') ? f.path.split('/').slice(0, 2).join('/') : f.path)));
