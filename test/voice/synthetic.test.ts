@@ -11,6 +11,10 @@ import { drawFrameTable, MEDIUM } from '../../lib/voice/synthetic/medium.js';
 import { decodeModel } from '../../lib/voice/synthetic/onnx-proto.js';
 import { Synthesizer } from '../../lib/voice/synthesizer.js';
 import { sharedVoicesDir } from '../helpers/paths.js';
+import { quietTelemetry } from '../../lib/voice/onnxruntime.js';
+
+// As the library does before any session: onnxruntime's telemetry leaves files in /tmp otherwise.
+quietTelemetry();
 
 const [siwis, tom] = SYNTHETIC_VOICES;
 
