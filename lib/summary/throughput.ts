@@ -4,7 +4,6 @@ import { layoutLabel } from '../verdict/labels.js';
 import { combineRuns, pairedRounds, type RunFigures } from './combine.js';
 import type { Against, BestAtK, Combined, SummaryArm, ThroughputInput } from './types.js';
 
-
 /** A voice as rows name it: its engine where it is not the default one. */
 export const voiceKey = (a: Pick<SummaryArm, 'voice' | 'engine'>): string => (a.engine === DEFAULT_ENGINE ? a.voice : `${a.voice} [${a.engine}]`);
 
