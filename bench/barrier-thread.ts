@@ -1,6 +1,6 @@
 /** Bench worker: meets its peers on the SharedArrayBuffer barrier `rounds` times, records each release. */
 import { parentPort, workerData } from 'node:worker_threads';
-import { SabBarrier } from '../lib/run/runtime/sab-barrier.js';
+import { SabBarrier } from '../lib/workers/sab-barrier.js';
 
 const { buffer, rounds } = workerData as { buffer: SharedArrayBuffer; rounds: number };
 const barrier = new SabBarrier(buffer);

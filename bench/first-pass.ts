@@ -7,7 +7,7 @@
  * how much warm-up the first pass needs.
  */
 import { readFileSync } from 'node:fs';
-import type { Archive } from '../lib/archive/schema.js';
+import type { Archive } from '../lib/throughput/schema.js';
 import { median } from '../lib/measure/stats.js';
 
 for (const file of process.argv.slice(2)) {

@@ -9,17 +9,17 @@ import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import * as ort from 'onnxruntime-node';
 import { median } from '../lib/measure/stats.js';
-import { ProcessAdapter } from '../lib/run/adapters/process.js';
-import { DEFAULT_TIMEOUTS, runArmWorkers } from '../lib/run/arm.js';
-import { DEFAULT_SENTENCES } from '../lib/run/default-text.js';
-import { SabBarrier } from '../lib/run/runtime/sab-barrier.js';
+import { ProcessAdapter } from '../lib/workers/process-adapter.js';
+import { DEFAULT_TIMEOUTS, runArmWorkers } from '../lib/throughput/run/arm.js';
+import { DEFAULT_SENTENCES } from '../lib/voice/default-text.js';
+import { SabBarrier } from '../lib/workers/sab-barrier.js';
 import { resolveVoice, type VoiceInfo } from '../lib/voice/load.js';
 import { Synthesizer } from '../lib/voice/synthesizer.js';
 import { prepareText } from '../lib/voice/text.js';
 import { mediumMacs } from '../lib/voice/synthetic/medium.js';
 import { quietTelemetry } from '../lib/voice/onnxruntime.js';
 
-const SPIN = fileURLToPath(new URL('../lib/run/entry/spin-stream.js', import.meta.url));
+const SPIN = fileURLToPath(new URL('../lib/throughput/worker/spin-stream.js', import.meta.url));
 const THREAD = new URL('./barrier-thread.js', import.meta.url);
 
 // As in the streams: no telemetry client inside the processes measured.

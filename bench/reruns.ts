@@ -8,8 +8,8 @@
  * resolved when their intervals do not overlap, the ratio's interval bounded by the arms' intervals.
  */
 import { readFileSync } from 'node:fs';
-import type { Archive, ArmRecord } from '../lib/archive/schema.js';
-import { layoutLabel } from '../lib/verdict/index.js';
+import type { Archive, ArmRecord } from '../lib/throughput/schema.js';
+import { layoutLabel } from '../lib/throughput/verdict/index.js';
 
 interface Claim { key: string; voice: string; k: number; a: string; b: string; ratio: number; interval: [number, number] | null; resolved: boolean }
 

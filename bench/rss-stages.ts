@@ -5,7 +5,7 @@
  * process gives every sentence's own peak. Prints one JSON line.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { DEFAULT_SENTENCES } from '../lib/run/default-text.js';
+import { DEFAULT_SENTENCES } from '../lib/voice/default-text.js';
 import { resolveVoice } from '../lib/voice/load.js';
 import { prepareTextApart } from '../lib/voice/prepare-apart.js';
 import { Synthesizer } from '../lib/voice/synthesizer.js';

@@ -9,12 +9,12 @@ import { Bench } from 'tinybench';
 import { archiveBaseName, writeExclusive } from '../lib/archive/writer.js';
 import { median } from '../lib/measure/stats.js';
 import { monotonicMs } from '../lib/measure/clock.js';
-import { WorkerMessageSchema } from '../lib/run/messages.js';
-import { runArms } from '../lib/run/run-arms.js';
-import { signedPercent } from '../lib/verdict/index.js';
+import { WorkerMessageSchema } from '../lib/workers/messages.js';
+import { runArms } from '../lib/throughput/run/run-arms.js';
+import { signedPercent } from '../lib/throughput/verdict/index.js';
 import { phonemesToIds } from '../lib/voice/phonemize.js';
-import { standardPhonemeIdMap } from '../lib/voice/phoneme-map.js';
-import { floatToInt16 } from '../lib/voice/wav.js';
+import { standardPhonemeIdMap } from '../lib/voice/format/phoneme-map.js';
+import { floatToInt16 } from '../lib/voice/format/wav.js';
 import { bareRss, fidelity, node24Path, nodeFigures, processSkew, rssStages, runOverhead, threadSkew, type NodeFigures } from './measures.js';
 
 import { resolveVoice } from '../lib/voice/load.js';

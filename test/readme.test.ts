@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { validateWorkflow } from '@action-validator/core';
 import { ensureSyntheticVoice, syntheticSpec } from '../lib/voice/synthetic/build.js';
-import type { Archive } from '../lib/archive/schema.js';
+import type { Archive } from '../lib/throughput/schema.js';
 import { anyArmComparable, throughputFellBeyond } from './helpers/archive.js';
 import { ROOT, sharedVoicesDir, tempDir } from './helpers/paths.js';
 

@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
-import { PiperParallelError } from '../errors.js';
-import { ArchiveSchema, SCHEMA_VERSION, type Archive } from './schema.js';
+import { PiperParallelError } from '../core/errors.js';
 
 /** The first problem zod found, as `key.path: message`. */
 export function firstIssue(error: z.ZodError): string {
@@ -22,16 +21,4 @@ export async function readJsonFile(file: string): Promise<unknown> {
   } catch (err) {
     throw new PiperParallelError('USAGE', `${file} is not valid JSON (${(err as Error).message}); is it a truncated archive?`, { cause: err });
   }
-}
-
-/** A piper-parallel archive from disk, checked against the schema. */
-export async function readArchive(file: string): Promise<Archive> {
-  const value = await readJsonFile(file);
-  const version = typeof value === 'object' && value !== null ? (value as { schema_version?: unknown }).schema_version : undefined;
-  if (typeof version === 'number' && version < SCHEMA_VERSION) {
-    throw new PiperParallelError('USAGE', `${file} is a schema ${version} archive (its aggregate summed the streams' ratios and it had no rounds); piper-parallel compare still reads it, report needs schema ${SCHEMA_VERSION}: run the measurement again`);
-  }
-  const parsed = ArchiveSchema.safeParse(value);
-  if (!parsed.success) throw new PiperParallelError('USAGE', `${file} is not a piper-parallel archive this version reads (${firstIssue(parsed.error)}); give a file from measurements/`);
-  return parsed.data;
 }

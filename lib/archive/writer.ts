@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { access, link, mkdir, open, rm, type FileHandle } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import path from 'node:path';
-import { PiperParallelError } from '../errors.js';
+import { PiperParallelError } from '../core/errors.js';
 
 /** How an archive's temporary file is opened; the fault suite injects one whose writes fail. */
 export interface ArchiveFiles {

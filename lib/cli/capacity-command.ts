@@ -1,13 +1,13 @@
 /** `piper-parallel capacity`: how many live streams each layout serves before a gap; prints, archives, reports. */
 import path from 'node:path';
 import { writeExclusive } from '../archive/writer.js';
-import type { ArrivalPattern } from '../capacity/arrivals.js';
-import { defaultLayouts } from '../capacity/layouts.js';
-import type { QueuePolicy } from '../capacity/queue.js';
+import type { ArrivalPattern } from '../capacity/trial/arrivals.js';
+import { defaultLayouts } from '../capacity/trial/layouts.js';
+import type { QueuePolicy } from '../capacity/trial/queue.js';
 import { capacityHtml, capacityMarkdown } from '../capacity/report/render.js';
-import { runCapacity, type CapacityOptions, type CapacityProgress } from '../capacity/run-capacity.js';
-import type { CapacityArchive, TrialRecord } from '../capacity/schema.js';
-import { formatDuration } from '../report/progress.js';
+import { runCapacity, type CapacityOptions, type CapacityProgress } from '../capacity/run/run-capacity.js';
+import type { CapacityArchive, TrialRecord } from '../capacity/archive/schema.js';
+import { formatDuration } from '../throughput/report/progress.js';
 import { allowedCores } from '../measure/clock.js';
 import { parseChoice, parsePositive, parseWhole, settleSeconds, textFile } from './parse.js';
 import type { Io } from './run-command.js';

@@ -1,12 +1,12 @@
 /** The command line's work: parse, validate, call the library, print; returns the exit code. */
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { ArchiveSchema, archiveJsonSchema } from '../archive/schema.js';
-import { CapacityArchiveSchema } from '../capacity/schema.js';
+import { ArchiveSchema, archiveJsonSchema } from '../throughput/schema.js';
+import { CapacityArchiveSchema } from '../capacity/archive/schema.js';
 import { parseChoice } from './parse.js';
-import { PiperParallelError } from '../errors.js';
-import type { RunArmsOptions } from '../run/run-arms.js';
-import { TOOL_VERSION } from '../version.js';
+import { PiperParallelError } from '../core/errors.js';
+import type { RunArmsOptions } from '../throughput/run/run-arms.js';
+import { TOOL_VERSION } from '../core/version.js';
 import { voicePlaces } from '../voice/places.js';
 import { capacityCommand } from './capacity-command.js';
 import { compareCommand } from './compare-command.js';

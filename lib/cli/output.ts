@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import { PiperParallelError } from '../errors.js';
+import { PiperParallelError } from '../core/errors.js';
 
 /** Write what --out names; a failure is one line naming the file and what to do. */
 export async function writeOut(file: string, text: string): Promise<void> {

@@ -1,9 +1,10 @@
-import { firstIssue, readArchive, readJsonFile } from '../archive/read.js';
+import { firstIssue, readJsonFile } from '../archive/read.js';
+import { readArchive } from '../throughput/read.js';
 import { capacityHtml, capacityMarkdown } from '../capacity/report/render.js';
-import { CAPACITY_SCHEMA_VERSION, CapacityArchiveSchema } from '../capacity/schema.js';
-import { PiperParallelError } from '../errors.js';
-import { renderHtml } from '../report/html.js';
-import { renderMarkdown } from '../report/markdown.js';
+import { CAPACITY_SCHEMA_VERSION, CapacityArchiveSchema } from '../capacity/archive/schema.js';
+import { PiperParallelError } from '../core/errors.js';
+import { renderHtml } from '../throughput/report/html.js';
+import { renderMarkdown } from '../throughput/report/markdown.js';
 import { writeOut } from './output.js';
 import { parseChoice } from './parse.js';
 import type { Io } from './run-command.js';

@@ -1,10 +1,10 @@
-import type { Archive } from '../archive/schema.js';
-import { PiperParallelError } from '../errors.js';
-import { colorEnabled, paintStatus, ProgressReporter } from '../report/progress.js';
-import { armLine, headerLines } from '../report/table.js';
-import { writeReports } from '../report/write.js';
-import type { AffinityChoice, EngineChoice, IsolationChoice, Scope } from '../run/conditions.js';
-import { runArms, type Progress, type RunArmsOptions } from '../run/run-arms.js';
+import type { Archive } from '../throughput/schema.js';
+import { PiperParallelError } from '../core/errors.js';
+import { colorEnabled, paintStatus, ProgressReporter } from '../throughput/report/progress.js';
+import { armLine, headerLines } from '../throughput/report/table.js';
+import { writeReports } from '../throughput/report/write.js';
+import type { AffinityChoice, EngineChoice, IsolationChoice, Scope } from '../throughput/run/conditions.js';
+import { runArms, type Progress, type RunArmsOptions } from '../throughput/run/run-arms.js';
 import { parseChoice, parseList, parsePositive, parseWhole, settleSeconds, textFile } from './parse.js';
 
 export interface RunFlags {

@@ -1,4 +1,4 @@
-import { PiperParallelError } from '../errors.js';
+import { PiperParallelError } from '../core/errors.js';
 import { summaryHtml } from '../summary/html.js';
 import { summaryMarkdown } from '../summary/markdown.js';
 import { parsePrices } from '../summary/price.js';

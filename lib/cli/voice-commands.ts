@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PiperParallelError } from '../errors.js';
+import { PiperParallelError } from '../core/errors.js';
 import { fetchVoices } from '../voice/fetch.js';
 import { readVoice, type VoiceInfo } from '../voice/load.js';
 import { sherpaReadyVoice } from '../voice/sherpa/prepare.js';
@@ -10,7 +10,7 @@ import { phonemesToIds, phonemizeLine } from '../voice/phonemize.js';
 import { SYNTHETIC_VOICES, writeSyntheticVoice } from '../voice/synthetic/build.js';
 import { Synthesizer } from '../voice/synthesizer.js';
 import { prepareText } from '../voice/text.js';
-import { encodeWav } from '../voice/wav.js';
+import { encodeWav } from '../voice/format/wav.js';
 import { parseChoice, parseWhole } from './parse.js';
 import type { Io } from './run-command.js';
 

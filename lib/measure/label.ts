@@ -1,4 +1,4 @@
-import { PiperParallelError } from '../errors.js';
+import { PiperParallelError } from '../core/errors.js';
 
 /** A machine's name in summaries: short, printable, one line. */
 export function checkLabel(label: string | undefined): string | null {

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import type si from 'systeminformation';
-import type { MachineBlock } from '../archive/schema.js';
-import { ONNXRUNTIME_VERSION } from '../version.js';
+import type { MachineBlock } from '../archive/common-schema.js';
+import { ONNXRUNTIME_VERSION } from '../core/version.js';
 import { allowedCores } from './clock.js';
 
 function readOr(path: string): string | null {

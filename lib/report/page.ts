@@ -1,5 +1,5 @@
 /** What every HTML page of the tool shares: escaping, tables, charts as figures, and one self-contained page. */
-import type { ChartSpec } from './charts.js';
+import type { ChartSpec } from './chart.js';
 import { renderSvg } from './svg.js';
 
 export const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

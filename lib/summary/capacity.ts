@@ -1,5 +1,5 @@
 /** A machine and voice's capacity runs as summary figures: per layout, both answers over the runs. */
-import type { CapacityAnswerView } from '../capacity/view.js';
+import type { CapacityAnswerView } from '../capacity/archive/view.js';
 import type { CapacityFigure, CapacityInput, CapacityLayout } from './types.js';
 
 /**

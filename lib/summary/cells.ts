@@ -1,5 +1,5 @@
 /** A summary row's cells and notes in words, shared by the Markdown and the HTML page. */
-import { signedPercent } from '../verdict/labels.js';
+import { signedPercent } from '../throughput/verdict/labels.js';
 import type { CapacityFigure, Combined, SummaryRow } from './types.js';
 
 export const COLUMNS = ['machine', 'cores', 'voice', 'runs (throughput + capacity)', 'dates', 'alone, x real time (95%)', 'best layout per K: lead over the next (95%)', 'live streams, no gap (best layout)', 'within the first-audio bound', 'peak RSS per stream', 'per live stream-hour', 'per hour of speech'] as const;

@@ -1,5 +1,5 @@
 /** --price: what a machine costs per hour, and what that makes a live stream and an hour of speech cost. */
-import { PiperParallelError } from '../errors.js';
+import { PiperParallelError } from '../core/errors.js';
 import type { Cost, SummaryRow } from './types.js';
 
 export interface Prices {

@@ -3,10 +3,10 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { readJsonFile } from '../archive/read.js';
-import { ArchiveSchema, type Archive } from '../archive/schema.js';
-import { capacityView } from '../capacity/view.js';
-import { toComparable, type ComparableArm } from '../compare/read.js';
-import { PiperParallelError, toError } from '../errors.js';
+import { ArchiveSchema, type Archive } from '../throughput/schema.js';
+import { capacityView } from '../capacity/archive/view.js';
+import { toComparable, type ComparableArm } from '../throughput/compare/read.js';
+import { PiperParallelError, toError } from '../core/errors.js';
 import { machineFingerprint } from '../measure/machine.js';
 import type { SummaryArm, SummaryInput } from './types.js';
 

@@ -1,6 +1,6 @@
 /** A machine and voice's throughput runs as summary figures: speed alone, the best layout per K, RSS. */
-import { DEFAULT_ENGINE } from '../compare/read.js';
-import { layoutLabel } from '../verdict/labels.js';
+import { DEFAULT_ENGINE } from '../throughput/compare/read.js';
+import { layoutLabel } from '../throughput/verdict/labels.js';
 import { combineRuns, pairedRounds, type RunFigures } from './combine.js';
 import type { Against, BestAtK, Combined, SummaryArm, ThroughputInput } from './types.js';
 

@@ -1,5 +1,5 @@
 /** What `summary` reads and what it builds: one row per machine and voice (and per workload kept apart). */
-import type { CapacityView } from '../capacity/view.js';
+import type { CapacityView } from '../capacity/archive/view.js';
 
 /** A figure with its 95% interval (null where none can be had), and how the runs were combined into it. */
 export interface Combined {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
-import { PiperParallelError, toError } from '../errors.js';
+import { PiperParallelError, toError } from '../core/errors.js';
 
 export const DEFAULT_VOICES_BASE_URL = 'https://huggingface.co/rhasspy/piper-voices/resolve/v1.0.0';
 export const BASE_URL_ENV = 'PIPER_VOICES_BASE_URL';

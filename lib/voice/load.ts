@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { PiperParallelError } from '../errors.js';
-import { parseVoiceConfigText, type VoiceConfig } from './config.js';
+import { PiperParallelError } from '../core/errors.js';
+import { parseVoiceConfigText, type VoiceConfig } from './format/config.js';
 import { ensureSyntheticVoice, sha256File, syntheticSpec } from './synthetic/build.js';
 
 export { sha256File };

@@ -1,5 +1,5 @@
 import type * as Ort from 'onnxruntime-node';
-import { PiperParallelError, toError } from '../errors.js';
+import { PiperParallelError, toError } from '../core/errors.js';
 
 let loading: Promise<typeof Ort> | undefined;
 

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { PiperParallelError, toError } from '../errors.js';
-import { BOS, EOS, PAD, STANDARD_SYMBOLS } from './phoneme-map.js';
+import { PiperParallelError, toError } from '../core/errors.js';
+import { BOS, EOS, PAD, STANDARD_SYMBOLS } from './format/phoneme-map.js';
 
 /** What the piper_phonemize WebAssembly build exposes that we use. */
 interface PhonemizeModule {

@@ -7,7 +7,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { PiperParallelError } from '../errors.js';
+import { PiperParallelError } from '../core/errors.js';
 import { installedVoiceNames, readVoice, type VoiceInfo } from './load.js';
 import { ensureSyntheticVoice, GENERATOR_VERSION, syntheticSpec } from './synthetic/build.js';
 

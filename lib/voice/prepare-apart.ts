@@ -1,18 +1,12 @@
 import { Worker } from 'node:worker_threads';
-import { PiperParallelError, toError, type ErrorCode } from '../errors.js';
-import type { VoiceConfig } from './config.js';
+import { PiperParallelError, toError, type ErrorCode } from '../core/errors.js';
+import type { VoiceConfig } from './format/config.js';
 import type { PreparedText } from './text.js';
+import type { PrepareReply, PrepareRequest } from './prepare-messages.js';
 
-export interface PrepareRequest {
-  lines: readonly string[];
-  config: VoiceConfig;
-}
 
-export type PrepareReply =
-  | { state: 'done'; prepared: PreparedText }
-  | { state: 'failed'; message: string; code: ErrorCode | undefined };
 
-const ENTRY = new URL('./entry/prepare-text.js', import.meta.url);
+const ENTRY = new URL('./prepare-text-entry.js', import.meta.url);
 
 /**
  * prepareText in a thread of its own that ends when it is done, so the phonemizer's memory

@@ -1,7 +1,7 @@
 import type * as Ort from 'onnxruntime-node';
 import { loadOnnxruntime } from './onnxruntime.js';
-import { PiperParallelError, toError } from '../errors.js';
-import { floatToInt16 } from './wav.js';
+import { PiperParallelError, toError } from '../core/errors.js';
+import { floatToInt16 } from './format/wav.js';
 import type { PreparedText } from './text.js';
 import type { VoiceInfo } from './load.js';
 

@@ -1,6 +1,6 @@
 import { phonemesToIds, phonemizeLine } from './phonemize.js';
-import type { VoiceConfig } from './config.js';
-import { PiperParallelError } from '../errors.js';
+import type { VoiceConfig } from './format/config.js';
+import { PiperParallelError } from '../core/errors.js';
 
 export interface PreparedSentence {
   text: string;

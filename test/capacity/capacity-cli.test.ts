@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { CapacityArchiveSchema } from '../../lib/capacity/schema.js';
+import { CapacityArchiveSchema } from '../../lib/capacity/archive/schema.js';
 import { BIN, sharedVoicesDir, tempDir } from '../helpers/paths.js';
 
 const run = (args: string[], cwd: string) => spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', timeout: 600_000 });

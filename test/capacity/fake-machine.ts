@@ -1,6 +1,6 @@
-import type { VirtualTimers } from '../../lib/capacity/timers.js';
-import type { ParentMessage, WorkerMessage } from '../../lib/run/messages.js';
-import type { SpawnOptions, StreamWorker, WorkerAdapter, WorkerExit } from '../../lib/run/worker.js';
+import type { VirtualTimers } from '../../lib/capacity/trial/timers.js';
+import type { ParentMessage, WorkerMessage } from '../../lib/workers/messages.js';
+import type { SpawnOptions, StreamWorker, WorkerAdapter, WorkerExit } from '../../lib/workers/worker.js';
 
 /**
  * A machine of C cores on virtual time, shared fairly (processor sharing) by the jobs of the

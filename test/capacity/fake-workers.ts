@@ -1,6 +1,6 @@
-import type { TrialWorkers } from '../../lib/capacity/trial.js';
-import type { Timers } from '../../lib/capacity/timers.js';
-import type { WorkerMessage } from '../../lib/run/messages.js';
+import type { TrialWorkers } from '../../lib/capacity/trial/trial.js';
+import type { Timers } from '../../lib/capacity/trial/timers.js';
+import type { WorkerMessage } from '../../lib/workers/messages.js';
 
 /**
  * Workers that synthesize nothing: a job takes `computeMs(sentence)` of the timers' time and

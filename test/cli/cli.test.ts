@@ -5,8 +5,8 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
-import { ArchiveSchema } from '../../lib/archive/schema.js';
-import { parseWavHeader } from '../../lib/voice/wav.js';
+import { ArchiveSchema } from '../../lib/throughput/schema.js';
+import { parseWavHeader } from '../../lib/voice/format/wav.js';
 import { BIN, sharedVoicesDir, tempDir } from '../helpers/paths.js';
 
 function cli(args: string[], cwd = tempDir('cwd')): { code: number | null; stdout: string; stderr: string } {

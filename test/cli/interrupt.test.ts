@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { it } from 'node:test';
-import { ArchiveSchema } from '../../lib/archive/schema.js';
+import { ArchiveSchema } from '../../lib/throughput/schema.js';
 import { BIN, sharedVoicesDir } from '../helpers/paths.js';
 import { archives, assertClean, baseArgs, runCli, workspace } from '../faults/harness.js';
 

@@ -4,8 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
-import { ArchiveSchema } from '../../lib/archive/schema.js';
-import { renderMarkdown } from '../../lib/report/markdown.js';
+import { ArchiveSchema } from '../../lib/throughput/schema.js';
+import { renderMarkdown } from '../../lib/throughput/report/markdown.js';
 import { BIN, sharedVoicesDir, tempDir } from '../helpers/paths.js';
 
 function cli(args: string[], cwd = tempDir('cwd')): { code: number | null; stdout: string; stderr: string } {

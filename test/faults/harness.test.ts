@@ -7,7 +7,7 @@ import { streamPids } from './harness.js';
 
 /** A process whose command line looks like a stream's, idle until killed. */
 function fakeStream(env: NodeJS.ProcessEnv) {
-  return spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)', 'lib/run/entry/process-stream.js'], { env, stdio: 'ignore' });
+  return spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)', 'lib/throughput/worker/process-stream.js'], { env, stdio: 'ignore' });
 }
 
 it('a stream left behind is found when this test file started it, never when another did', async () => {

@@ -6,8 +6,8 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { describe, it } from 'node:test';
-import { ArchiveSchema } from '../../lib/archive/schema.js';
-import { runArms } from '../../lib/run/run-arms.js';
+import { ArchiveSchema } from '../../lib/throughput/schema.js';
+import { runArms } from '../../lib/throughput/run/run-arms.js';
 import { sharedVoicesDir, tempDir } from '../helpers/paths.js';
 import { archives, assertClean, partialArms, runCli, streamPids, workspace } from './harness.js';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { ArchiveSchema } from '../../lib/archive/schema.js';
+import { ArchiveSchema } from '../../lib/throughput/schema.js';
 import { tempDir } from '../helpers/paths.js';
 import { archives, assertClean, baseArgs, runCli, workspace } from './harness.js';
 

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ArchiveSchema, type Archive } from '../../lib/archive/schema.js';
+import { ArchiveSchema, type Archive } from '../../lib/throughput/schema.js';
 import { median } from '../../lib/measure/stats.js';
 import { studentQuantile } from '../../lib/measure/student.js';
-import { runArms } from '../../lib/run/run-arms.js';
+import { runArms } from '../../lib/throughput/run/run-arms.js';
 import { alive } from './alive.js';
 import { ROOT, sharedVoicesDir, tempDir } from './paths.js';
 

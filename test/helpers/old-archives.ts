@@ -1,5 +1,5 @@
 /** Archives of the formats before the current ones, as the tests write them by hand. */
-import type { CapacityArchive } from '../../lib/capacity/schema.js';
+import type { CapacityArchive } from '../../lib/capacity/archive/schema.js';
 
 /** A hand-written archive of the original Python script (REFERENCE section 1 keys only), 6 passes. */
 export function pythonArchive(ratio: number, voice = 'fr_FR-siwis-medium'): unknown {

@@ -6,8 +6,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Archive, MachineBlock } from '../../lib/archive/schema.js';
-import type { CapacityArchive } from '../../lib/capacity/schema.js';
+import type { Archive, MachineBlock } from '../../lib/throughput/schema.js';
+import type { CapacityArchive } from '../../lib/capacity/archive/schema.js';
 import { sweepOn, FIXTURE_MACHINE } from '../capacity/sweep-harness.js';
 
 export const PI5: MachineBlock = { ...FIXTURE_MACHINE, architecture: 'arm64', cpu: 'fixture Cortex-A76', coeurs_logiques: 4, coeurs_autorises: [0, 1, 2, 3], memoire_octets: 8 * 2 ** 30, hote: 'fixture-pi5' };

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { outsideLoadControl } from '../../lib/measure/controls.js';
 import { settle } from '../../lib/measure/settle.js';
 import { outsideCores, outsideCoresOver, parseProcStatBusy, parseSelfStatTicks, type CpuSnapshot } from '../../lib/measure/system-cpu.js';
-import { runArms } from '../../lib/run/run-arms.js';
+import { runArms } from '../../lib/throughput/run/run-arms.js';
 import { sharedVoicesDir, tempDir } from '../helpers/paths.js';
 
 describe('outside load, from injected readings', () => {

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { distribution, logMeanInterval, median, MIN_ROUNDS_TO_DECIDE, stdev, summarize, tQuantile975, upperControlLimit } from '../../lib/measure/stats.js';
-import { Prng } from '../../lib/prng.js';
+import { Prng } from '../../lib/core/prng.js';
 
 describe('statistics against hand-computed values', () => {
   it('min, median, max', () => {

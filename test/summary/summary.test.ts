@@ -5,7 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { before, describe, it } from 'node:test';
-import type { Archive } from '../../lib/archive/schema.js';
+import type { Archive } from '../../lib/throughput/schema.js';
 import { chromium } from 'playwright-core';
 import { rowCells } from '../../lib/summary/cells.js';
 import { summaryCharts } from '../../lib/summary/charts.js';

@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { PiperParallelError } from '../../lib/errors.js';
+import { PiperParallelError } from '../../lib/core/errors.js';
 import { fetchVoices } from '../../lib/voice/fetch.js';
 import { tempDir } from '../helpers/paths.js';
 

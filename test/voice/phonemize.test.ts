@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { phonemesToIds, phonemizeLine, splitSentences } from '../../lib/voice/phonemize.js';
-import { standardPhonemeIdMap } from '../../lib/voice/phoneme-map.js';
+import { standardPhonemeIdMap } from '../../lib/voice/format/phoneme-map.js';
 
 const STD = standardPhonemeIdMap();
 

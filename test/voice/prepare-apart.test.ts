@@ -1,9 +1,9 @@
 // light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { PiperParallelError } from '../../lib/errors.js';
-import { parseVoiceConfig } from '../../lib/voice/config.js';
-import { standardPhonemeIdMap } from '../../lib/voice/phoneme-map.js';
+import { PiperParallelError } from '../../lib/core/errors.js';
+import { parseVoiceConfig } from '../../lib/voice/format/config.js';
+import { standardPhonemeIdMap } from '../../lib/voice/format/phoneme-map.js';
 import { prepareTextApart } from '../../lib/voice/prepare-apart.js';
 import { prepareText } from '../../lib/voice/text.js';
 

@@ -1,6 +1,6 @@
 /** The capacity report's charts: first audio against K, gaps against K, and one trial's timeline. */
-import type { ChartSpec } from '../../report/charts.js';
-import type { CapacityArchive, TrialRecord } from '../schema.js';
+import type { ChartSpec } from '../../report/chart.js';
+import type { CapacityArchive, TrialRecord } from '../archive/schema.js';
 
 const slug = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 const WIDTH = 520;

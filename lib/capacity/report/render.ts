@@ -1,7 +1,7 @@
 /** A capacity run as Markdown or as one self-contained HTML page (charts inlined as SVG). */
 import { chartFigure, esc, htmlPage, htmlTable as table } from '../../report/page.js';
-import { percentUp } from '../evidence.js';
-import type { CapacityArchive, CapacityEntry, TrialRecord } from '../schema.js';
+import { percentUp } from '../answer/evidence.js';
+import type { CapacityArchive, CapacityEntry, TrialRecord } from '../archive/schema.js';
 import { capacityCharts } from './charts.js';
 
 const ms = (x: number | null): string => (x === null ? '-' : `${Math.round(x)}`);

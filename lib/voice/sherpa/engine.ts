@@ -3,7 +3,7 @@
  * `generate` (its own espeak-ng), so it can only be timed text to audio.
  */
 import { createRequire } from 'node:module';
-import { PiperParallelError, toError } from '../../errors.js';
+import { PiperParallelError, toError } from '../../core/errors.js';
 import type { SherpaVoice } from './prepare.js';
 
 interface GeneratedAudio {

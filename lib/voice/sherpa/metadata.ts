@@ -3,7 +3,7 @@
  * graph: a serialized protobuf message may be extended by appending fields, so adding an entry is
  * appending its bytes. The walk reads only the top level and skips every other field by its length.
  */
-import { PiperParallelError } from '../../errors.js';
+import { PiperParallelError } from '../../core/errors.js';
 
 const METADATA_FIELD = 14;
 const LENGTH_DELIMITED = 2;

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PiperParallelError, toError } from '../../errors.js';
+import { PiperParallelError, toError } from '../../core/errors.js';
 import type { VoiceInfo } from '../load.js';
 import { cacheRoot } from '../places.js';
 import { COMPLETE_MARK, ensureEspeakData } from './espeak-data.js';

@@ -4,8 +4,8 @@
  * parent. Optionally writes the WAV (`synth --engine sherpa`). Prints one JSON line.
  */
 import { writeFile } from 'node:fs/promises';
-import { toError } from '../../errors.js';
-import { encodeWav, floatToInt16 } from '../wav.js';
+import { toError } from '../../core/errors.js';
+import { encodeWav, floatToInt16 } from '../format/wav.js';
 import { SherpaSynthesizer, sherpaVersions } from './engine.js';
 import { ProbeRequestSchema } from './schema.js';
 

@@ -1,7 +1,7 @@
 /** Try a sherpa-ready voice in a child process, and turn however that child ended into one line. */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { PiperParallelError } from '../../errors.js';
+import { PiperParallelError } from '../../core/errors.js';
 import { ProbeResultSchema, type ProbeRequest, type ProbeResult } from './schema.js';
 
 const ENTRY = fileURLToPath(new URL('./probe-entry.js', import.meta.url));

@@ -1,5 +1,5 @@
-import { PiperParallelError } from '../../errors.js';
-import type { VoiceConfig } from '../config.js';
+import { PiperParallelError } from '../../core/errors.js';
+import type { VoiceConfig } from '../format/config.js';
 
 /**
  * sherpa-onnx's tokens.txt for a Piper voice: one `symbol id` per line, from phoneme_id_map. The

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PiperParallelError } from '../../errors.js';
-import type { VoiceConfig } from '../config.js';
-import { parseVoiceConfigText } from '../config.js';
-import { standardPhonemeIdMap } from '../phoneme-map.js';
+import { PiperParallelError } from '../../core/errors.js';
+import type { VoiceConfig } from '../format/config.js';
+import { parseVoiceConfigText } from '../format/config.js';
+import { standardPhonemeIdMap } from '../format/phoneme-map.js';
 import { buildMediumGraph } from './medium.js';
 import { encodeModel } from './onnx-proto.js';
 

@@ -1,5 +1,5 @@
 import { AttributeType, DataType, type AttributeMessage, type NodeMessage, type TensorMessage, type ValueInfoMessage } from './onnx-proto.js';
-import type { Prng } from '../../prng.js';
+import type { Prng } from '../../core/prng.js';
 
 export type AttrValue = number | number[] | { float: number } | { floats: number[] };
 

@@ -1,7 +1,7 @@
 import { DataType } from './onnx-proto.js';
 import { GraphBuilder } from './graph.js';
 import { channelLayerNorm, conv1d, feedForward, resBlock2, selfAttention, sliceChannels, upsample, waveNet } from './layers.js';
-import { Prng } from '../../prng.js';
+import { Prng } from '../../core/prng.js';
 
 /** Piper medium quality (VITS) hyper-parameters the stand-in mirrors. */
 export const MEDIUM = {

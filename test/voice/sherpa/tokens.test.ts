@@ -1,7 +1,7 @@
 // light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { VoiceConfig } from '../../../lib/voice/config.js';
+import type { VoiceConfig } from '../../../lib/voice/format/config.js';
 import { tokensText } from '../../../lib/voice/sherpa/tokens.js';
 
 const config = (map: Record<string, number[]>, extra: Partial<VoiceConfig> = {}): VoiceConfig => ({ phoneme_id_map: map, ...extra }) as unknown as VoiceConfig;

@@ -1,0 +1,57 @@
+/** A capacity run's partial file: its header (the plan's choices) and every trial and calibration so far. */
+import { z } from 'zod';
+import { readPartialLines } from '../../archive/partial.js';
+import { PiperParallelError } from '../../core/errors.js';
+import type { Calibration } from './calibration.js';
+import { TrialSchema, type TrialRecord } from './schema.js';
+
+export const CapacityHeaderSchema = z.object({
+  kind: z.literal('capacity'),
+  base: z.string(),
+  date_utc: z.string(),
+  voices: z.array(z.string()),
+  text: z.object({ source: z.string(), lines: z.array(z.string()) }),
+  arrivals: z.enum(['together', 'staggered', 'poisson']),
+  schedule: z.enum(['fifo', 'deadline']),
+  firstAudioMs: z.number().positive(),
+  maxStreams: z.number().int().positive(),
+  rounds: z.number().int().positive(),
+  sessions: z.number().int().positive(),
+  maxMinutes: z.number().positive(),
+  seed: z.number().int(),
+  label: z.string().nullable(),
+  layouts: z.array(z.object({ workers: z.union([z.literal('K'), z.number().int().positive()]), threads: z.number().int().positive(), pinned: z.boolean(), isolation: z.enum(['process', 'thread']) })),
+  command: z.string(),
+});
+export type CapacityHeader = z.infer<typeof CapacityHeaderSchema>;
+
+const CalibrationSchema = z.object({ audioSeconds: z.array(z.number()), computeSeconds: z.array(z.number()), speed: z.number(), firstSentenceMs: z.record(z.string(), z.number()), loadSeconds: z.number(), workerRssBytes: z.number().nullable(), memoryWorkers: z.number().int().nullable() });
+
+export interface CapacityPartial {
+  file: string;
+  header: CapacityHeader;
+  trials: Map<string, TrialRecord>;
+  calibrations: Map<string, Calibration>;
+}
+
+export const calibrationKey = (voice: string): string => `calibration|${voice}`;
+
+export async function readCapacityPartial(file: string): Promise<CapacityPartial> {
+  const parsed = (await readPartialLines(file)) as Array<{ kind?: string; header?: unknown; key?: string; run?: unknown }>;
+  const header = CapacityHeaderSchema.safeParse(parsed[0]?.kind === 'header' ? parsed[0].header : undefined);
+  if (!header.success) throw new PiperParallelError('USAGE', `--resume ${file} is not a capacity run's partial file; resume a throughput run with piper-parallel --resume, or start a new run`);
+  const trials = new Map<string, TrialRecord>();
+  const calibrations = new Map<string, Calibration>();
+  for (const line of parsed.slice(1)) {
+    const key = String(line.key ?? '');
+    if (key.startsWith('calibration|')) {
+      const c = CalibrationSchema.safeParse(line.run);
+      if (c.success) calibrations.set(key.slice('calibration|'.length), c.data);
+      continue;
+    }
+    const t = TrialSchema.safeParse(line.run);
+    if (!t.success) throw new PiperParallelError('USAGE', `--resume ${file} holds a line that is not a trial; the file is damaged`);
+    trials.set(key, t.data);
+  }
+  return { file, header: header.data, trials, calibrations };
+}

@@ -1,0 +1,199 @@
+import { z } from 'zod';
+import { ControlSchema, MachineSchema } from '../../archive/common-schema.js';
+
+/**
+ * The capacity archive: its own kind (`type: 'capacite'`), beside the throughput archive.
+ * Version 2: two answers per layout (no gap; no gap and first audio within the bound) with their
+ * evidence, and "one process per stream" as a worker of its own per listener. Version 1 archives
+ * are still read (schema-v1.ts), their one answer as the second.
+ */
+export const CAPACITY_SCHEMA_VERSION = 2;
+
+const figure = z.number().nullable();
+const count = z.number().int().nonnegative();
+/** A share (0-1), null when nothing was measured. */
+const share = z.number().min(0).max(1).nullable();
+
+export const LayoutSchema = z.object({
+  travailleurs: z.union([z.literal('K'), z.number().int().positive()]),
+  fils: z.number().int().positive(),
+  affinite: z.boolean(),
+  isolation: z.enum(['process', 'thread']),
+  nom: z.string(),
+});
+
+export const StreamSchema = z.object({
+  arrivee_prevue_ms: z.number(),
+  arrivee_ms: figure,
+  premier_son_ms: figure,
+  trous: count,
+  trous_s: z.number().nonnegative(),
+  pire_trou_s: z.number().nonnegative(),
+  /** Every sentence: when its audio was ready, when it played, when it ended (ms, monotonic clock), and its length. */
+  phrases: z.array(z.object({ pret_ms: z.number(), joue_ms: z.number(), fin_ms: z.number(), audio_s: z.number() })),
+});
+
+export const TrialSchema = z.object({
+  voix: z.string(),
+  disposition: z.string(),
+  flux: z.number().int().positive(),
+  travailleurs: z.number().int().positive(),
+  manche: z.number().int().positive(),
+  /** `sans_trou`: a whole trial, stopped only at a gap; `premier_son`: stopped once every listener's first audio is known. */
+  but: z.enum(['sans_trou', 'premier_son']),
+  /** 0: the first try at this K in this round; 1, 2: run again because a control failed. */
+  reprise: count,
+  /** `stopped`: ended early by its stop rule (a gap, or first audio known or over the bound). */
+  etat: z.enum(['done', 'failed', 'timed-out', 'aborted', 'stopped']),
+  erreur: z.string().nullable(),
+  debut_ms: z.number(),
+  fin_ms: z.number(),
+  /** No gap in a whole trial; false on a gap; null when it was not run to the end. */
+  sans_trou: z.boolean().nullable(),
+  /** No gap and every listener's first audio within the bound. */
+  dans_la_borne: z.boolean(),
+  /** Run to the end, the audio made over its span at x1 or more per listener (null: not run to the end). */
+  au_rythme: z.boolean().nullable(),
+  /** Whole, without a gap, and at pace (sans_trou and au_rythme true): what the first answer counts. */
+  tenu: z.boolean(),
+  /** Nearest rank over the listeners who arrived (one still waiting counts its wait so far). */
+  premier_son_p95_ms: figure,
+  premier_son_max_ms: figure,
+  trous: count,
+  flux_avec_trous: count,
+  retard_arrivee_max_ms: z.number(),
+  /** Audio made over the trial's span (first job start to last job end), and per stream. */
+  debit_agrege: figure,
+  debit_par_flux: figure,
+  rss_pic_octets: z.array(figure),
+  flux_detail: z.array(StreamSchema.extend({ complet: z.boolean() })),
+  controles: z.array(ControlSchema),
+  controle_tenu: z.boolean(),
+});
+
+/** What the trials at one K show, counted over those whose controls held. */
+export const EvidenceSchema = z.object({
+  flux: z.number().int().positive(),
+  essais: count,
+  /** Whole trials without a gap and at pace, and trials of any kind with every first audio within the bound. */
+  essais_tenus: count,
+  /** Whole trials where no listener heard a gap but the machine fell behind (under x1 per listener): not held. */
+  essais_en_retard: count,
+  essais_dans_la_borne: count,
+  /** Trials not counted: a control failed. */
+  essais_controles_echoues: count,
+  /** Listener-sessions heard (to the end, or to a gap), the ones with a gap, and a 95% upper bound on the chance of a gap. */
+  sessions: count,
+  sessions_avec_trou: count,
+  taux_trou_max: share,
+  /** Listeners whose first audio is known (one still waiting when its trial ended counts as over the bound if it had waited that long). */
+  premier_son_sessions: count,
+  premier_son_au_dela: count,
+  /** 95% upper bound on the share of listeners waiting longer than the bound. */
+  part_au_dela_max: share,
+  premier_son_p95_ms: figure,
+  /** A 95% upper confidence bound on a percentile of first audio, and which percentile (0-1) the sample supports. */
+  premier_son_borne_ms: figure,
+  premier_son_borne_centile: share,
+  /** Each counted trial's per-stream speed (x real time). */
+  debit_par_flux: z.array(figure),
+});
+
+export const CapacityEntrySchema = z.object({
+  voix: z.string(),
+  disposition: z.string(),
+  /** (a) The most listeners every whole trial served with no gap, whatever their first audio; 0 when even one failed. */
+  flux_max_sans_trou: count,
+  /** (b) The most served with no gap and every first audio within the bound (never above (a)). */
+  flux_max_dans_la_borne: count,
+  /** The K around (a) the trials do not settle: from (a) to the largest K any whole trial held. */
+  plage_sans_trou: z.object({ min: count, max: count }),
+  /** At (a): listener-sessions heard, those with a gap, the 95% upper bound on the gap rate, trials and trials held. */
+  sessions: count,
+  sessions_avec_trou: count,
+  taux_trou_max: share,
+  essais: count,
+  essais_tenus: count,
+  /** First audio at (b), nearest rank over every session there; null when (b) is 0. */
+  premier_son_p95_ms: figure,
+  /** The first sentence alone, at this layout's threads (calibration), ms. */
+  premier_son_seul_ms: figure,
+  /** Every K tried, in order. */
+  preuves: z.array(EvidenceSchema),
+  /** Gaps seen at (a) + 1 (the most in one trial; a trial stopped at its first gap counts 1). */
+  trous_au_dela: count.nullable(),
+  /** What stopped (a): gaps (cpu), the memory bound, --max-streams, a broken trial, or controls that kept failing. */
+  borne: z.enum(['cpu', 'memoire', 'flux_max', 'erreur', 'controles']),
+  /** K predicted from the voice's single-stream speed before any trial: (a), then (b). */
+  prediction: count,
+  prediction_dans_la_borne: count,
+  /** No K of this layout was given up on for failed controls and its sweep did not break: the answers rest on trials whose controls held. */
+  controle_tenu: z.boolean(),
+  phrase: z.string(),
+});
+
+export const CapacityArchiveSchema = z.object({
+  schema_version: z.literal(CAPACITY_SCHEMA_VERSION),
+  type: z.literal('capacite'),
+  outil: z.string(),
+  version_outil: z.string(),
+  question: z.string(),
+  version_onnxruntime: z.string(),
+  version_node: z.string(),
+  machine: z.string(),
+  machine_detail: MachineSchema,
+  /** A name for this machine in summaries (--label), else null. */
+  etiquette: z.string().nullable().default(null),
+  coeurs: z.number().int().positive(),
+  date_utc: z.string(),
+  protocole: z.object({
+    source_du_texte: z.string(),
+    texte: z.object({ sha256: z.string(), caracteres: z.number().int(), phrases: z.number().int() }),
+    arrivees: z.enum(['together', 'staggered', 'poisson']),
+    ordre_file: z.enum(['fifo', 'deadline']),
+    premier_son_max_ms: z.number().positive(),
+    flux_max: z.number().int().positive(),
+    manches: z.number().int().positive(),
+    /** Listener-sessions to hear at each answer (--sessions). */
+    sessions: z.number().int().positive(),
+    graine: z.number().int(),
+    dispositions: z.array(LayoutSchema),
+    commande: z.string(),
+    session_onnxruntime: z.string(),
+    /** How the parent, which stands for the listeners, kept their time (SCHED_FIFO where permitted). */
+    priorite_parent: z.string(),
+    controle: z.array(z.string()),
+  }),
+  voix: z.array(
+    z.object({
+      nom: z.string(),
+      synthetique: z.boolean(),
+      sha256: z.string(),
+      taille_octets: z.number().int(),
+      frequence_hz: z.number().int(),
+      /** One worker alone, before any trial: each sentence's audio and compute seconds, and its speed. */
+      phrases_audio_s: z.array(z.number()),
+      phrases_calcul_s: z.array(z.number()),
+      debit_seul: z.number(),
+      /** The first sentence alone at each thread count the layouts use, ms (key: threads). */
+      premier_son_seul_ms: z.record(z.string(), z.number()),
+      /** Peak RSS of that worker, and how many such workers MemAvailable holds. */
+      rss_travailleur_octets: figure,
+      travailleurs_max_memoire: z.number().int().nullable(),
+    }),
+  ),
+  memoire_disponible_octets: figure,
+  essais: z.array(TrialSchema),
+  capacite: z.array(CapacityEntrySchema),
+  phrases: z.array(z.string()),
+  /** The wall time the run said it would take before its first trial, and what it took (s). */
+  duree_prevue_s: figure,
+  duree_s: figure,
+  controle_tenu: z.boolean(),
+  interrompu: z.boolean(),
+});
+
+export type CapacityArchive = z.infer<typeof CapacityArchiveSchema>;
+export type TrialRecord = z.infer<typeof TrialSchema>;
+export type CapacityEntry = z.infer<typeof CapacityEntrySchema>;
+export type Evidence = z.infer<typeof EvidenceSchema>;

@@ -1,0 +1,105 @@
+/**
+ * A capacity archive of either schema, as compare and summary read it: per voice and layout the
+ * two answers with the range of K their trials leave open, and the workload that produced them.
+ * Version 1 measured one answer, which required the first-audio bound too: it is read as (b), and
+ * (a) is unknown.
+ */
+import { z } from 'zod';
+import { firstIssue } from '../../archive/read.js';
+import type { MachineBlock } from '../../archive/common-schema.js';
+import { PiperParallelError } from '../../core/errors.js';
+import { CapacityArchiveSchema, type CapacityArchive, type CapacityEntry } from './schema.js';
+import { CapacityArchiveV1Schema, type CapacityArchiveV1 } from './schema-v1.js';
+
+export interface Range {
+  min: number;
+  max: number;
+}
+
+export interface CapacityAnswerView {
+  voice: string;
+  layout: string;
+  /** (a), with the K its trials leave open; null in a version 1 archive. */
+  noGap: { k: number; range: Range; sessions: number; gapRateMax: number | null } | null;
+  /** (b). */
+  inBound: { k: number; range: Range; firstAudioP95Ms: number | null };
+  /** Every trial of this voice and layout held its controls (or its failed tries were run again and held). */
+  controlsHeld: boolean;
+  phrase: string;
+}
+
+export interface CapacityView {
+  schemaVersion: 1 | 2;
+  machine: MachineBlock;
+  label: string | null;
+  cores: number;
+  dateUtc: string;
+  toolVersion: string;
+  onnxruntimeVersion: string;
+  /** What must match for two runs to compare: name and value. */
+  workload: Array<[string, string]>;
+  voices: Array<{ name: string; sha256: string; synthetic: boolean; speedAlone: number; workerRssBytes: number | null }>;
+  answers: CapacityAnswerView[];
+  controlsHeld: boolean;
+}
+
+function workload(p: CapacityArchive['protocole'] | CapacityArchiveV1['protocole'], sessions: number | null): Array<[string, string]> {
+  return [
+    ['text', p.texte.sha256.slice(0, 12)],
+    ['first-audio bound ms', String(p.premier_son_max_ms)],
+    ['arrivals', p.arrivees],
+    ['schedule', p.ordre_file],
+    ['max-streams', String(p.flux_max)],
+    ['rounds', String(p.manches)],
+    ['sessions', sessions === null ? 'none (schema 1)' : String(sessions)],
+    // The seed shapes the work only through Poisson arrivals; elsewhere it orders the trials.
+    ['seed', p.arrivees === 'poisson' ? String(p.graine) : 'any'],
+  ];
+}
+
+/** The highest K at which any counted trial met the answer's rule, at least the answer. */
+const rangeOf = (e: CapacityEntry, key: 'essais_tenus' | 'essais_dans_la_borne', k: number): Range => ({ min: k, max: Math.max(k, ...e.preuves.filter((p) => p[key] > 0).map((p) => p.flux)) });
+
+function fromV2(a: CapacityArchive): CapacityView {
+  return {
+    schemaVersion: 2, machine: a.machine_detail, label: a.etiquette, cores: a.coeurs, dateUtc: a.date_utc, toolVersion: a.version_outil, onnxruntimeVersion: a.version_onnxruntime,
+    workload: workload(a.protocole, a.protocole.sessions),
+    voices: a.voix.map((v) => ({ name: v.nom, sha256: v.sha256, synthetic: v.synthetique, speedAlone: v.debit_seul, workerRssBytes: v.rss_travailleur_octets })),
+    answers: a.capacite.map((e) => ({
+      voice: e.voix,
+      layout: e.disposition,
+      noGap: { k: e.flux_max_sans_trou, range: e.plage_sans_trou, sessions: e.sessions, gapRateMax: e.taux_trou_max },
+      inBound: { k: e.flux_max_dans_la_borne, range: rangeOf(e, 'essais_dans_la_borne', e.flux_max_dans_la_borne), firstAudioP95Ms: e.premier_son_p95_ms },
+      controlsHeld: e.controle_tenu,
+      phrase: e.phrase,
+    })),
+    controlsHeld: a.controle_tenu,
+  };
+}
+
+function fromV1(a: CapacityArchiveV1): CapacityView {
+  const held = (voice: string, layout: string): boolean => a.essais.filter((t) => t.voix === voice && t.disposition === layout).every((t) => t.controle_tenu);
+  return {
+    schemaVersion: 1, machine: a.machine_detail, label: null, cores: a.coeurs, dateUtc: a.date_utc, toolVersion: a.version_outil, onnxruntimeVersion: a.version_onnxruntime,
+    workload: workload(a.protocole, null),
+    voices: a.voix.map((v) => ({ name: v.nom, sha256: v.sha256, synthetic: v.synthetique, speedAlone: v.debit_seul, workerRssBytes: v.rss_travailleur_octets })),
+    answers: a.capacite.map((e) => ({
+      voice: e.voix,
+      layout: e.disposition,
+      noGap: null,
+      inBound: { k: e.flux_max_sans_trou, range: { min: e.flux_max_sans_trou, max: e.flux_max_sans_trou }, firstAudioP95Ms: e.premier_son_p95_ms },
+      controlsHeld: held(e.voix, e.disposition),
+      phrase: e.phrase,
+    })),
+    controlsHeld: a.controle_tenu,
+  };
+}
+
+/** A capacity archive of any version this tool reads, or a one-line error naming the file. */
+export function capacityView(value: unknown, file: string): CapacityView {
+  const version = (value as { schema_version?: unknown }).schema_version;
+  const schema: z.ZodType = version === 1 ? CapacityArchiveV1Schema : CapacityArchiveSchema;
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new PiperParallelError('USAGE', `${file} is not a capacity archive this version reads (${firstIssue(parsed.error)}); give a file from measurements/`);
+  return version === 1 ? fromV1(parsed.data as CapacityArchiveV1) : fromV2(parsed.data as CapacityArchive);
+}

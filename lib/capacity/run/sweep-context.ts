@@ -1,0 +1,21 @@
+/** What every trial of a sweep shares: adapters, clock, CPU sampler, the partial file, progress. */
+import type { PartialLog } from '../../archive/partial.js';
+import type { CpuSampler } from '../../measure/system-cpu.js';
+import type { WorkerAdapter } from '../../workers/worker.js';
+import type { CapacityProgress } from './options.js';
+import type { TrialRecord } from '../archive/schema.js';
+import type { Timers } from '../trial/timers.js';
+
+export interface SweepContext {
+  /** When the run began (ms on `timers`), for --max-minutes. */
+  startedMs?: number;
+  adapters: { process: WorkerAdapter; thread: WorkerAdapter };
+  timers: Timers;
+  sampler: CpuSampler;
+  swapPages?: () => number | null;
+  partial: PartialLog;
+  /** Trials a resumed run already holds, by key. */
+  held: Map<string, TrialRecord>;
+  signal?: AbortSignal;
+  onProgress?: (e: CapacityProgress) => void;
+}

@@ -1,0 +1,117 @@
+/** A trial as the archive keeps it: its listeners, its figures, its controls, and what it shows. */
+import { arrivalsControl, memoryControl, outsideLoadControl, type Control } from '../../measure/controls.js';
+import { outsideCoresOver, type CpuSnapshot } from '../../measure/system-cpu.js';
+import type { TrialRecord } from '../archive/schema.js';
+import type { TrialResult } from './trial.js';
+
+export type TrialPurpose = 'sans_trou' | 'premier_son';
+
+export interface TrialContext {
+  voice: string;
+  layout: string;
+  k: number;
+  workers: number;
+  round: number;
+  /** A whole trial (stopped only at a gap), or a first-audio trial (stopped once every first audio is known). */
+  purpose: TrialPurpose;
+  /** 0 for the first try at this K in this round, 1 and 2 for the runs again after a failed control. */
+  retry?: number;
+  firstAudioLimitMs: number;
+  /** Machine CPU around the trial (none: no outside-load figure). */
+  cpu?: { before: CpuSnapshot; after: CpuSnapshot };
+  /** Pages swapped during the trial; null where unreadable. */
+  swapPages: number | null;
+}
+
+export interface TrialOutcome {
+  /** No listener heard a gap in a whole trial; false on a gap; null when the trial was not run to the end (nothing known). */
+  gapFree: boolean | null;
+  /**
+   * The machine kept pace: audio made over the trial's span at x1 or more per listener. With a short
+   * reply a machine that falls behind can hide it in the listeners' first wait; a longer session
+   * would hear the gap. Null when the trial was not run to the end.
+   */
+  keptPace: boolean | null;
+  /** Held for the first answer: no gap and kept pace. */
+  held: boolean | null;
+  /** No gap so far and every listener's first audio within the bound. */
+  inBound: boolean;
+}
+
+/** Audio made over the trial's span (first job start to last job end), and that per listener. */
+export function trialSpeed(r: TrialResult): { aggregate: number | null; perStream: number | null } {
+  if (r.jobs.length === 0) return { aggregate: null, perStream: null };
+  const spanSeconds = (Math.max(...r.jobs.map((j) => j.endMs)) - Math.min(...r.jobs.map((j) => j.startMs))) / 1000;
+  const audio = r.jobs.reduce((n, j) => n + j.audioSeconds, 0);
+  const aggregate = spanSeconds > 0 ? audio / spanSeconds : null;
+  return { aggregate, perStream: aggregate === null ? null : aggregate / r.streams.length };
+}
+
+/** What a trial shows, its controls aside. */
+export function trialOutcome(r: TrialResult, purpose: TrialPurpose, firstAudioLimitMs: number): TrialOutcome {
+  const ended = r.state === 'done' || r.state === 'stopped';
+  if (!ended) return { gapFree: null, keptPace: null, held: null, inBound: false };
+  const gapFree = r.gaps > 0 ? false : r.state === 'done' ? true : purpose === 'premier_son' ? null : false;
+  const perStream = trialSpeed(r).perStream;
+  const keptPace = r.state === 'done' && perStream !== null ? perStream >= 1 : null;
+  const held = gapFree === true ? keptPace === true : gapFree;
+  const allFirst = r.streams.every((s) => s.sentences.length > 0);
+  const inBound = r.gaps === 0 && allFirst && r.streams.every((s) => s.firstAudioMs <= firstAudioLimitMs);
+  return { gapFree, keptPace, held, inBound };
+}
+
+/** K held: a whole trial that ended with no gap, the machine keeping pace. */
+export function trialHeld(r: TrialResult): boolean {
+  return trialOutcome(r, 'sans_trou', Number.POSITIVE_INFINITY).held === true;
+}
+
+const known = (x: number): number | null => (Number.isFinite(x) ? x : null);
+
+export function trialRecord(r: TrialResult, c: TrialContext): TrialRecord {
+  // Only listeners due before the trial ended are judged: one not due yet did not arrive late.
+  const controls: Control[] = [arrivalsControl(r.worstLatenessMs), memoryControl(c.swapPages, r.majorFaults)];
+  if (c.cpu) controls.push(outsideLoadControl(outsideCoresOver([c.cpu])));
+  const { aggregate, perStream } = trialSpeed(r);
+  const outcome = trialOutcome(r, c.purpose, c.firstAudioLimitMs);
+  const ended = r.state === 'done' || r.state === 'stopped';
+  const firstAudio = r.streams.filter((s) => s.sentences.length > 0).map((s) => s.firstAudioMs);
+  return {
+    voix: c.voice,
+    disposition: c.layout,
+    flux: c.k,
+    travailleurs: c.workers,
+    manche: c.round,
+    but: c.purpose,
+    reprise: c.retry ?? 0,
+    etat: r.state,
+    erreur: r.state === 'done' ? null : (r.message ?? null),
+    debut_ms: r.startMs,
+    fin_ms: r.endMs,
+    sans_trou: outcome.gapFree,
+    dans_la_borne: outcome.inBound,
+    au_rythme: outcome.keptPace,
+    tenu: outcome.held === true,
+    premier_son_p95_ms: r.firstAudioP95Ms,
+    premier_son_max_ms: firstAudio.length > 0 ? Math.max(...firstAudio) : null,
+    trous: r.gaps,
+    flux_avec_trous: r.streamsWithGaps,
+    retard_arrivee_max_ms: r.worstLatenessMs,
+    debit_agrege: aggregate,
+    debit_par_flux: perStream,
+    rss_pic_octets: r.peakRssBytes,
+    flux_detail: r.streams.map((s, i) => ({
+      arrivee_prevue_ms: r.arrivals[i]?.plannedMs ?? r.startMs,
+      // A listener that never arrived (the trial ended first) has no figures, not invented ones.
+      arrivee_ms: known(s.arrivalMs),
+      premier_son_ms: s.sentences.length > 0 ? known(s.firstAudioMs) : null,
+      // Every sentence ready: the listener heard the whole session (with or without a gap).
+      complet: s.sentences.length === r.textSentences,
+      trous: s.gaps,
+      trous_s: s.gapSeconds,
+      pire_trou_s: s.worstGapSeconds,
+      phrases: s.sentences.map((p) => ({ pret_ms: p.readyMs, joue_ms: p.playMs, fin_ms: p.endMs, audio_s: p.audioSeconds })),
+    })),
+    controles: controls,
+    controle_tenu: ended && controls.every((x) => x.held),
+  };
+}

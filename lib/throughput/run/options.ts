@@ -1,0 +1,77 @@
+import type { ArchiveFiles } from '../../archive/writer.js';
+import type { Archive, ArmRecord, Condition } from '../schema.js';
+import type { CpuSampler } from '../../measure/system-cpu.js';
+import type { ArmTimeouts } from './arm.js';
+import type { AffinityChoice, EngineChoice, IsolationChoice, Scope } from './conditions.js';
+import type { WorkerAdapter } from '../../workers/worker.js';
+
+export type Progress =
+  /** The voices, and where each is: `from` --voices-dir, ./voices, the cache, or the cache's synthetic folder. */
+  | { kind: 'voices'; voices: Array<{ name: string; synthetic: boolean; standsInFor?: string; from?: string; dir?: string }> }
+  | { kind: 'start'; header: Pick<Archive, 'protocole' | 'coeurs' | 'machine_detail' | 'voix'> }
+  /** One arm in one round starts; `index` of `total` counts arm-rounds over the whole run. */
+  | { kind: 'arm-start'; index: number; total: number; voice: string; condition: Condition; round: number; rounds: number }
+  | { kind: 'pass'; index: number; total: number; pass: number; passes: number }
+  /** That arm-round ended (its state: 'done' or why not). */
+  | { kind: 'round-arm-end'; index: number; total: number; voice: string; condition: Condition; round: number; state: string; message?: string }
+  /** Every round ran: each arm, whole, once, in plan order. */
+  | { kind: 'arm-end'; index: number; total: number; arm: ArmRecord };
+
+export interface RunArmsOptions {
+  /** Timed passes per arm (default 6), split between the rounds. */
+  passes?: number;
+  /** Untimed passes each time an arm's streams start, in every round (default 1). */
+  warmup?: number;
+  /** Rounds: each runs every arm once, a voice's arms back to back (default: as many as the passes, one pass each). */
+  rounds?: number;
+  /** Seed of the rounds' order (default: drawn at random, archived and printed, so a run can be repeated with it). */
+  seed?: number;
+  /** Within ±this % two layouts are called equivalent (default 6). */
+  margin?: number;
+  /** After a pilot (the planned rounds, at least 6), run the rounds its spread calls for to bring every layout ratio's 95% interval within ±this % (or what the time allows). */
+  precision?: number;
+  /** The time budget, in minutes, within which rounds are added for --precision (default 30 when precision is asked). */
+  maxMinutes?: number;
+  /** A name for this machine in summaries (archived as `etiquette`). */
+  label?: string;
+  /** Voice names; default fr_FR-siwis-medium and fr_FR-tom-medium, or their synthetic stand-ins. */
+  voices?: string[];
+  streams?: number[];
+  threads?: number[];
+  affinity?: AffinityChoice;
+  /** Streams as processes (default), as worker threads of this process, or both. */
+  isolation?: IsolationChoice;
+  /** Who runs the voice: onnxruntime-node (default), sherpa-onnx, or both side by side. */
+  engine?: EngineChoice;
+  /** What a timed pass covers: phoneme ids to audio (model, the default with onnxruntime) or text to audio (text, the default with sherpa). */
+  scope?: Scope;
+  /** Explicit conditions (overrides streams, threads and affinity). */
+  conditions?: Condition[];
+  textFile?: string;
+  lines?: string[];
+  /** Archives, reports and the partial file go here (default ./measurements), and nowhere else. */
+  outDir?: string;
+  /** The only place voices are read from and built into; default ./voices when it holds real voices, else the user's cache. */
+  voicesDir?: string;
+  /** The command line recorded in the archive. */
+  command?: string;
+  onProgress?: (event: Progress) => void;
+  signal?: AbortSignal;
+  timeouts?: Partial<ArmTimeouts>;
+  /** Who runs the workers, and how the archive reaches the disk; tests inject their own. */
+  adapters?: { process?: WorkerAdapter; thread?: WorkerAdapter; files?: ArchiveFiles };
+  /** Carry on an interrupted run from its `.partial/<run>.jsonl`, skipping the arm-rounds it holds. */
+  resume?: string;
+  /** Before the first arm, wait up to this long for a busy machine to calm down (default 30; 0 = no wait). */
+  settleSeconds?: number;
+  /** Machine and own CPU readings on the cores the run may use, for settling and the outside-load control (tests inject their own). */
+  cpuSampler?: CpuSampler;
+  /** Clock for the archive's date (tests). */
+  now?: () => Date;
+}
+
+export interface RunResult {
+  archive: Archive;
+  /** Where the archive was written. */
+  path: string;
+}

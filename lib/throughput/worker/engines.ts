@@ -1,0 +1,99 @@
+/**
+ * What one timed pass runs, per engine and scope. Every engine loads once, outside the timing,
+ * and reports audio, time in the model and, where it can be told apart, time phonemizing.
+ */
+import { PiperParallelError } from '../../core/errors.js';
+import { monotonicMs } from '../../measure/clock.js';
+import type { VoiceInfo } from '../../voice/load.js';
+import { SherpaSynthesizer } from '../../voice/sherpa/engine.js';
+import { Synthesizer } from '../../voice/synthesizer.js';
+import { prepareText, type PreparedText } from '../../voice/text.js';
+import { floatToInt16 } from '../../voice/format/wav.js';
+import type { EngineSpec } from '../../workers/messages.js';
+
+export interface PassOutcome {
+  audioSeconds: number;
+  inferenceSeconds: number;
+  /** Absent at scope model; null where the engine phonemizes inside its own call. */
+  phonemizeSeconds?: number | null;
+}
+
+export interface PassEngine {
+  /** A warm-up pass runs only the first sentence (or line): what a fresh session needs. */
+  run(warmup: boolean): Promise<PassOutcome>;
+  release(): Promise<void>;
+}
+
+/** The lines of the text, in order, once each: what a text-scope pass starts from. */
+export function textLines(prepared: PreparedText): string[] {
+  const lines: string[] = [];
+  for (const s of prepared.sentences) if (lines[lines.length - 1] !== s.text) lines.push(s.text);
+  return lines;
+}
+
+async function onnxruntimeModel(voice: VoiceInfo, threads: number, prepared: PreparedText, create: CreateSession): Promise<PassEngine> {
+  const synth = await create(() => Synthesizer.create(voice, { threads }));
+  const feeds = synth.feedsFor(prepared);
+  return {
+    run: async (warmup) => {
+      const r = await synth.synthesize(warmup ? feeds.slice(0, 1) : feeds);
+      return { audioSeconds: r.audioSeconds, inferenceSeconds: r.inferenceSeconds };
+    },
+    release: () => synth.release(),
+  };
+}
+
+async function onnxruntimeText(voice: VoiceInfo, threads: number, prepared: PreparedText, create: CreateSession): Promise<PassEngine> {
+  const synth = await create(() => Synthesizer.create(voice, { threads }));
+  const lines = textLines(prepared);
+  // Loads the phonemizer's WebAssembly before any timed pass.
+  await prepareText(lines.slice(0, 1), voice.config, undefined, false);
+  return {
+    run: async (warmup) => {
+      let audioSeconds = 0;
+      let inferenceSeconds = 0;
+      let phonemizeSeconds = 0;
+      for (const line of warmup ? lines.slice(0, 1) : lines) {
+        const t0 = monotonicMs();
+        const text = await prepareText([line], voice.config, undefined, false);
+        phonemizeSeconds += (monotonicMs() - t0) / 1000;
+        const r = await synth.synthesize(synth.feedsFor(text));
+        audioSeconds += r.audioSeconds;
+        inferenceSeconds += r.inferenceSeconds;
+      }
+      return { audioSeconds, inferenceSeconds, phonemizeSeconds };
+    },
+    release: () => synth.release(),
+  };
+}
+
+async function sherpa(spec: Extract<EngineSpec, { kind: 'sherpa' }>, threads: number, prepared: PreparedText, create: CreateSession): Promise<PassEngine> {
+  const synth = await create(async () => SherpaSynthesizer.create(spec.voice, threads));
+  const lines = textLines(prepared);
+  return {
+    run: async (warmup) => {
+      let audioSeconds = 0;
+      let inferenceSeconds = 0;
+      for (const line of warmup ? lines.slice(0, 1) : lines) {
+        const t0 = monotonicMs();
+        const out = synth.synthesize(line);
+        // The same int16 conversion the onnxruntime side does inside its timing.
+        floatToInt16(out.samples);
+        inferenceSeconds += (monotonicMs() - t0) / 1000;
+        audioSeconds += out.audioSeconds;
+      }
+      return { audioSeconds, inferenceSeconds, phonemizeSeconds: null };
+    },
+    release: async () => undefined,
+  };
+}
+
+type CreateSession = <T>(create: () => Promise<T>) => Promise<T>;
+
+export async function createPassEngine(spec: EngineSpec, voice: VoiceInfo, threads: number, prepared: PreparedText, create: CreateSession): Promise<PassEngine> {
+  if (prepared.sentences.length === 0) {
+    throw new PiperParallelError('TEXT', 'the text phonemizes to nothing; give sentences with words in the voice\'s language');
+  }
+  if (spec.kind === 'sherpa') return sherpa(spec, threads, prepared, create);
+  return spec.scope === 'text' ? onnxruntimeText(voice, threads, prepared, create) : onnxruntimeModel(voice, threads, prepared, create);
+}
