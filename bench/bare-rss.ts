@@ -20,10 +20,19 @@ interface BareInput {
 quietTelemetry();
 
 const input = JSON.parse(readFileSync(process.argv[2] ?? '', 'utf8')) as BareInput;
-const session = await ort.InferenceSession.create(input.onnxPath, { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential', ...PIPER_SESSION_OPTIONS });
+const session = await ort.InferenceSession.create(input.onnxPath, {
+  intraOpNumThreads: 1,
+  interOpNumThreads: 1,
+  executionMode: 'sequential',
+  ...PIPER_SESSION_OPTIONS,
+});
 const scales = new ort.Tensor('float32', Float32Array.from(input.scales), [3]);
 const feeds = input.sentences.map((ids) => ({
-  input: new ort.Tensor('int64', BigInt64Array.from(ids, (v) => BigInt(v)), [1, ids.length]),
+  input: new ort.Tensor(
+    'int64',
+    BigInt64Array.from(ids, (v) => BigInt(v)),
+    [1, ids.length],
+  ),
   input_lengths: new ort.Tensor('int64', BigInt64Array.from([BigInt(ids.length)]), [1]),
   scales,
 }));

@@ -18,13 +18,34 @@ for (const file of process.argv.slice(2)) {
       for (const round of new Set(e.passes.map((p) => p.manche))) {
         const [first, second] = e.passes.filter((p) => p.manche === round).sort((x, y) => x.passe - y.passe);
         const layout = `K=${b.flux_simultanes} T=${b.fils_par_flux} ${b.affinite_demandee ? 'pinned' : 'free'} ${b.isolation}, ${b.moteur ?? 'onnxruntime'} ${b.portee ?? 'model'}`;
-        if (first && second) ratios.push({ voice: b.voix, layout, ratio: first.temps_calcul_s / second.temps_calcul_s });
+        if (first && second)
+          ratios.push({ voice: b.voix, layout, ratio: first.temps_calcul_s / second.temps_calcul_s });
       }
     }
   }
-  const line = (label: string, r: number[]): string => `${label}: median ${median(r).toFixed(3)}, ${r.filter((x) => x > 1).length} of ${r.length} slower, range ${Math.min(...r).toFixed(3)}-${Math.max(...r).toFixed(3)}`;
-  console.log(`${file} (warm-up ${a.protocole.passes_echauffement}, ${a.arret.manches} rounds): first timed pass / second, compute seconds`);
-  console.log(`  ${line('all', ratios.map((r) => r.ratio))}`);
-  for (const v of new Set(ratios.map((r) => r.voice))) console.log(`  ${line(v, ratios.filter((r) => r.voice === v).map((r) => r.ratio))}`);
-  for (const l of [...new Set(ratios.map((r) => r.layout))].sort()) console.log(`  ${line(l, ratios.filter((r) => r.layout === l).map((r) => r.ratio))}`);
+  const line = (label: string, r: number[]): string =>
+    `${label}: median ${median(r).toFixed(3)}, ${r.filter((x) => x > 1).length} of ${r.length} slower, range ${Math.min(...r).toFixed(3)}-${Math.max(...r).toFixed(3)}`;
+  console.log(
+    `${file} (warm-up ${a.protocole.passes_echauffement}, ${a.arret.manches} rounds): first timed pass / second, compute seconds`,
+  );
+  console.log(
+    `  ${line(
+      'all',
+      ratios.map((r) => r.ratio),
+    )}`,
+  );
+  for (const v of new Set(ratios.map((r) => r.voice)))
+    console.log(
+      `  ${line(
+        v,
+        ratios.filter((r) => r.voice === v).map((r) => r.ratio),
+      )}`,
+    );
+  for (const l of [...new Set(ratios.map((r) => r.layout))].sort())
+    console.log(
+      `  ${line(
+        l,
+        ratios.filter((r) => r.layout === l).map((r) => r.ratio),
+      )}`,
+    );
 }

@@ -37,7 +37,28 @@ export async function processSkew(releases: number): Promise<Skew> {
     adapter: new ProcessAdapter({ entry: SPIN, args: () => ['normal', '5'] }),
     streams: 2,
     cores: [undefined, undefined],
-    init: { voice: { name: 'spin', onnxPath: '-', config: { audio: { sample_rate: 1 }, espeak: { voice: 'x' }, inference: { noise_scale: 0, length_scale: 1, noise_w: 0 }, phoneme_id_map: { _: [0] }, num_symbols: 1, num_speakers: 1 } }, threads: 1, prepared: { sentences: [{ text: 'x', phonemes: ['x'], ids: [1, 0, 2], phonemizeSeconds: 0 }], phonemizeSeconds: 0, missingPhonemes: {} }, warmup: 0, passes: releases },
+    init: {
+      voice: {
+        name: 'spin',
+        onnxPath: '-',
+        config: {
+          audio: { sample_rate: 1 },
+          espeak: { voice: 'x' },
+          inference: { noise_scale: 0, length_scale: 1, noise_w: 0 },
+          phoneme_id_map: { _: [0] },
+          num_symbols: 1,
+          num_speakers: 1,
+        },
+      },
+      threads: 1,
+      prepared: {
+        sentences: [{ text: 'x', phonemes: ['x'], ids: [1, 0, 2], phonemizeSeconds: 0 }],
+        phonemizeSeconds: 0,
+        missingPhonemes: {},
+      },
+      warmup: 0,
+      passes: releases,
+    },
     timeouts: DEFAULT_TIMEOUTS,
   });
   if (run.state !== 'done') throw new Error(`process skew run ${run.state}: ${run.message}`);
@@ -63,7 +84,10 @@ export async function threadSkew(releases: number): Promise<Skew> {
 }
 
 /** session.run wall time over onnxruntime's own profiled model_run time, one thread. */
-export async function runOverhead(voice: VoiceInfo, runs: number): Promise<{ wallSeconds: number; profiledSeconds: number; ratio: number }> {
+export async function runOverhead(
+  voice: VoiceInfo,
+  runs: number,
+): Promise<{ wallSeconds: number; profiledSeconds: number; ratio: number }> {
   const prepared = await prepareText(DEFAULT_SENTENCES, voice.config);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'pp-profile-'));
   const session = await ort.InferenceSession.create(voice.onnxPath, {
@@ -75,7 +99,11 @@ export async function runOverhead(voice: VoiceInfo, runs: number): Promise<{ wal
   });
   const scales = new ort.Tensor('float32', Float32Array.from([0.667, 1, 0.8]), [3]);
   const feeds = prepared.sentences.map((s) => ({
-    input: new ort.Tensor('int64', BigInt64Array.from(s.ids, (v) => BigInt(v)), [1, s.ids.length]),
+    input: new ort.Tensor(
+      'int64',
+      BigInt64Array.from(s.ids, (v) => BigInt(v)),
+      [1, s.ids.length],
+    ),
     input_lengths: new ort.Tensor('int64', BigInt64Array.from([BigInt(s.ids.length)]), [1]),
     scales,
   }));
@@ -171,7 +199,15 @@ export async function bareRss(voiceName: string, voicesDir: string, passes: numb
   const prepared = await prepareText(DEFAULT_SENTENCES, voice.config);
   const inf = voice.config.inference;
   const file = path.join(os.tmpdir(), `pp-bare-${process.pid}-${voiceName}.json`);
-  await writeFile(file, JSON.stringify({ onnxPath: voice.onnxPath, scales: [inf.noise_scale, inf.length_scale, inf.noise_w], sentences: prepared.sentences.map((s) => s.ids), passes }));
+  await writeFile(
+    file,
+    JSON.stringify({
+      onnxPath: voice.onnxPath,
+      scales: [inf.noise_scale, inf.length_scale, inf.noise_w],
+      sentences: prepared.sentences.map((s) => s.ids),
+      passes,
+    }),
+  );
   try {
     const { stdout } = await promisify(execFile)(process.execPath, [BARE, file], { timeout: 300_000 });
     return (JSON.parse(stdout) as { peakBytes: number }).peakBytes;
@@ -198,7 +234,11 @@ export async function nodeFigures(nodePath: string, voicesDir: string): Promise<
 /** Node 24 LTS from the registry (npx's cache once fetched), as .ci/run brings it; null when it cannot be had. */
 export async function node24Path(): Promise<string | null> {
   try {
-    const { stdout } = await promisify(execFile)('npx', ['-y', '-p', 'node@24', '--', 'node', '-p', 'process.execPath'], { timeout: 180_000 });
+    const { stdout } = await promisify(execFile)(
+      'npx',
+      ['-y', '-p', 'node@24', '--', 'node', '-p', 'process.execPath'],
+      { timeout: 180_000 },
+    );
     return stdout.trim() || null;
   } catch {
     return null;

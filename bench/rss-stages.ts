@@ -37,13 +37,15 @@ for (let round = 0; round < 2; round += 1) {
     if (round === 1) sentences.push({ audioSeconds: r.audioSeconds, peakMiB: status().hwmMiB });
   }
 }
-process.stdout.write(`${JSON.stringify({
-  voice: voiceName,
-  modelMiB: voice.sizeBytes / MiB,
-  runtimeMiB: runtime.rssMiB,
-  phonemizerPeakMiB: afterPhonemizer.hwmMiB,
-  afterPhonemizerMiB: afterPhonemizer.rssMiB,
-  sessionPeakMiB: session.hwmMiB,
-  sessionMiB: session.rssMiB,
-  sentences,
-})}\n`);
+process.stdout.write(
+  `${JSON.stringify({
+    voice: voiceName,
+    modelMiB: voice.sizeBytes / MiB,
+    runtimeMiB: runtime.rssMiB,
+    phonemizerPeakMiB: afterPhonemizer.hwmMiB,
+    afterPhonemizerMiB: afterPhonemizer.rssMiB,
+    sessionPeakMiB: session.hwmMiB,
+    sessionMiB: session.rssMiB,
+    sentences,
+  })}\n`,
+);

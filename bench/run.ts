@@ -15,7 +15,17 @@ import { signedPercent } from '../lib/throughput/verdict/index.js';
 import { phonemesToIds } from '../lib/voice/phonemize.js';
 import { standardPhonemeIdMap } from '../lib/voice/format/phoneme-map.js';
 import { floatToInt16 } from '../lib/voice/format/wav.js';
-import { bareRss, fidelity, node24Path, nodeFigures, processSkew, rssStages, runOverhead, threadSkew, type NodeFigures } from './measures.js';
+import {
+  bareRss,
+  fidelity,
+  node24Path,
+  nodeFigures,
+  processSkew,
+  rssStages,
+  runOverhead,
+  threadSkew,
+  type NodeFigures,
+} from './measures.js';
 
 import { resolveVoice } from '../lib/voice/load.js';
 
@@ -38,17 +48,35 @@ async function micro(): Promise<Array<{ name: string; meanUs: number; p99Us: num
   const audio = Float32Array.from({ length: 22050 }, (_, i) => Math.sin(i / 10) * 0.5);
   const phonemes = [...'bɔ̃ʒˈuʁ tulmˈɔ̃d.'];
   const map = standardPhonemeIdMap();
-  const message = { type: 'pass', pass: 3, warmup: false, computeSeconds: 1.2, inferenceSeconds: 1.19, audioSeconds: 14, cpuSeconds: 1.2, startMs: 1, endMs: 2, peakRssBytes: 1 };
+  const message = {
+    type: 'pass',
+    pass: 3,
+    warmup: false,
+    computeSeconds: 1.2,
+    inferenceSeconds: 1.19,
+    audioSeconds: 14,
+    cpuSeconds: 1.2,
+    startMs: 1,
+    endMs: 2,
+    peakRssBytes: 1,
+  };
   const bench = new Bench({ time: 300 });
   bench
     .add('floatToInt16, 1 s of audio at 22,050 Hz (per sentence, in the timed pass)', () => void floatToInt16(audio))
     .add('phonemesToIds, one sentence (before the passes)', () => void phonemesToIds(phonemes, map))
-    .add('WorkerMessageSchema.parse, one pass message (parent, after the pass)', () => void WorkerMessageSchema.parse(message))
+    .add(
+      'WorkerMessageSchema.parse, one pass message (parent, after the pass)',
+      () => void WorkerMessageSchema.parse(message),
+    )
     .add('monotonicMs (read twice per pass)', () => void monotonicMs());
   await bench.run();
   return bench.tasks.map((t) => {
     const r = t.result as { latency?: { mean: number; p99: number } } | undefined;
-    return { name: t.name, meanUs: (r?.latency?.mean ?? Number.NaN) * 1000, p99Us: (r?.latency?.p99 ?? Number.NaN) * 1000 };
+    return {
+      name: t.name,
+      meanUs: (r?.latency?.mean ?? Number.NaN) * 1000,
+      p99Us: (r?.latency?.p99 ?? Number.NaN) * 1000,
+    };
   });
 }
 
@@ -58,7 +86,11 @@ function nodeRows(nodes: readonly NodeFigures[]): string[] {
     ['process startup (`node -e 0`, median of 10)', (n) => n.startupMs, (x) => `${x.toFixed(1)} ms`],
     ['process barrier skew, K=2, 100 releases, median', (n) => n.skew.medianMs, (x) => `${x.toFixed(3)} ms`],
     ['process barrier skew, max', (n) => n.skew.maxMs, (x) => `${x.toFixed(3)} ms`],
-    ['bare onnxruntime process peak RSS, synthetic-siwis-medium (SYNTHETIC), warm-up + 1 pass', (n) => n.bareBytes / 2 ** 20, (x) => `${x.toFixed(0)} MiB`],
+    [
+      'bare onnxruntime process peak RSS, synthetic-siwis-medium (SYNTHETIC), warm-up + 1 pass',
+      (n) => n.bareBytes / 2 ** 20,
+      (x) => `${x.toFixed(0)} MiB`,
+    ],
   ];
   return rows.map(([name, get, show]) => {
     const values = nodes.map(get);
@@ -97,7 +129,9 @@ async function main(): Promise<void> {
   let armStart = { cpu: 0, wall: 0 };
   // The parent's garbage collections, to tell where its CPU during an arm went.
   const gcs: Array<{ startMs: number; durationMs: number }> = [];
-  const gcObserver = new PerformanceObserver((list) => void gcs.push(...list.getEntries().map((x) => ({ startMs: x.startTime, durationMs: x.duration }))));
+  const gcObserver = new PerformanceObserver(
+    (list) => void gcs.push(...list.getEntries().map((x) => ({ startMs: x.startTime, durationMs: x.duration }))),
+  );
   gcObserver.observe({ entryTypes: ['gc'] });
   const t0 = performance.now();
   const run = await runArms({
@@ -125,9 +159,22 @@ async function main(): Promise<void> {
   const siwis = await resolveVoice('synthetic-siwis-medium', voicesDir);
   const overhead = await runOverhead(siwis, quick ? 1 : 3);
   const a = run.archive;
-  const timedSeconds = a.bras.reduce((sum, b) => sum + b.synchro.filter((s) => !s.echauffement).reduce((x, s) => x + (Math.max(...s.fins_ms) - Math.min(...s.departs_ms)) / 1000, 0), 0);
+  const timedSeconds = a.bras.reduce(
+    (sum, b) =>
+      sum +
+      b.synchro
+        .filter((s) => !s.echauffement)
+        .reduce((x, s) => x + (Math.max(...s.fins_ms) - Math.min(...s.departs_ms)) / 1000, 0),
+    0,
+  );
   // Warm-ups of a voice's arms run at once: the time they took is the union of their spans.
-  const warmupSeconds = unionSeconds(a.bras.flatMap((b) => b.synchro.filter((x) => x.echauffement).map((x): [number, number] => [Math.min(...x.departs_ms), Math.max(...x.fins_ms)])));
+  const warmupSeconds = unionSeconds(
+    a.bras.flatMap((b) =>
+      b.synchro
+        .filter((x) => x.echauffement)
+        .map((x): [number, number] => [Math.min(...x.departs_ms), Math.max(...x.fins_ms)]),
+    ),
+  );
   const outside: number[] = [];
   for (const b of a.bras.filter((x) => x.fils_par_flux === 1)) {
     for (const e of b.enfants) {
@@ -147,28 +194,74 @@ async function main(): Promise<void> {
     peaks.push({
       voice: v.nom,
       modelBytes: v.taille_octets,
-      peakBytes: Math.max(0, ...a.bras.filter((b) => b.voix === v.nom && b.isolation === 'process' && b.fils_par_flux === 1).flatMap((b) => b.enfants.map((e) => e.rss_pic_octets ?? 0))),
+      peakBytes: Math.max(
+        0,
+        ...a.bras
+          .filter((b) => b.voix === v.nom && b.isolation === 'process' && b.fils_par_flux === 1)
+          .flatMap((b) => b.enfants.map((e) => e.rss_pic_octets ?? 0)),
+      ),
       bareBytes: await bareRss(v.nom, voicesDir, roundPasses),
     });
   }
-  console.error('bench: where a stream\'s memory goes...');
-  const stages = [await rssStages('synthetic-siwis-medium', voicesDir), await rssStages('synthetic-tom-medium', voicesDir)];
+  console.error("bench: where a stream's memory goes...");
+  const stages = [
+    await rssStages('synthetic-siwis-medium', voicesDir),
+    await rssStages('synthetic-tom-medium', voicesDir),
+  ];
   console.error('bench: what a Node release moves, on this Node and on Node 24 LTS...');
   const node24 = await node24Path();
-  const nodes = [await nodeFigures(process.execPath, voicesDir), ...(node24 && node24 !== process.execPath ? [await nodeFigures(node24, voicesDir)] : [])];
+  const nodes = [
+    await nodeFigures(process.execPath, voicesDir),
+    ...(node24 && node24 !== process.execPath ? [await nodeFigures(node24, voicesDir)] : []),
+  ];
   console.error('bench: stand-in fidelity...');
   const fid = [await fidelity('synthetic-siwis-medium', voicesDir), await fidelity('synthetic-tom-medium', voicesDir)];
 
   const ms = (x: number): string => `${x.toFixed(3)} ms`;
   const pct = (x: number): string => `${(x * 100).toFixed(2)}%`;
   const goals: Goal[] = [
-    { figure: `barrier start skew, process isolation, K=2, ${proc.releases} releases`, measured: `median ${ms(proc.medianMs)}, max ${ms(proc.maxMs)}`, goal: 'median <= 1 ms, max <= 5 ms', met: proc.medianMs <= 1 && proc.maxMs <= 5 },
-    { figure: `barrier start skew, thread isolation, K=2, ${thread.releases} releases`, measured: `median ${ms(thread.medianMs)} (max ${ms(thread.maxMs)})`, goal: 'median <= 0.2 ms', met: thread.medianMs <= 0.2 },
-    { figure: 'session.run wall time / onnxruntime profiled model_run time (synthetic-siwis-medium, 1 thread)', measured: overhead.ratio.toFixed(4), goal: '<= 1.02', met: overhead.ratio <= 1.02 },
-    { figure: 'child CPU outside inference during a pass, share of its pass CPU (T=1 arms, median)', measured: pct(median(outside)), goal: '<= 1%', met: median(outside) <= 0.01 },
-    { figure: 'parent CPU during an arm (worst arm)', measured: parentCpu(armCpu, armGcMs), goal: '<= 1% of one core', met: Math.max(...armCpu) <= 0.01 },
-    { figure: `the default run's design (one pass per round), ${passes} passes: timed pass seconds / total wall seconds`, measured: `${(timedSeconds / wallSeconds).toFixed(3)} (${timedSeconds.toFixed(1)} s of ${wallSeconds.toFixed(1)} s; warm-ups ${warmupSeconds.toFixed(1)} s, a fresh set of workers' each round)`, goal: '>= 0.7', met: timedSeconds / wallSeconds >= 0.7 },
-    ...peaks.map((p) => ({ figure: `peak RSS per stream process, ${p.voice} (that run), beside a bare onnxruntime-node process running the same round of passes`, measured: `${bytesMib(p.peakBytes)} MiB against ${bytesMib(p.bareBytes)} MiB: ${signedBytesMib(p.peakBytes - p.bareBytes)} MiB (model ${bytesMib(p.modelBytes)} MiB)`, goal: '<= bare + 32 MiB', met: p.peakBytes <= p.bareBytes + 32 * 2 ** 20 })),
+    {
+      figure: `barrier start skew, process isolation, K=2, ${proc.releases} releases`,
+      measured: `median ${ms(proc.medianMs)}, max ${ms(proc.maxMs)}`,
+      goal: 'median <= 1 ms, max <= 5 ms',
+      met: proc.medianMs <= 1 && proc.maxMs <= 5,
+    },
+    {
+      figure: `barrier start skew, thread isolation, K=2, ${thread.releases} releases`,
+      measured: `median ${ms(thread.medianMs)} (max ${ms(thread.maxMs)})`,
+      goal: 'median <= 0.2 ms',
+      met: thread.medianMs <= 0.2,
+    },
+    {
+      figure: 'session.run wall time / onnxruntime profiled model_run time (synthetic-siwis-medium, 1 thread)',
+      measured: overhead.ratio.toFixed(4),
+      goal: '<= 1.02',
+      met: overhead.ratio <= 1.02,
+    },
+    {
+      figure: 'child CPU outside inference during a pass, share of its pass CPU (T=1 arms, median)',
+      measured: pct(median(outside)),
+      goal: '<= 1%',
+      met: median(outside) <= 0.01,
+    },
+    {
+      figure: 'parent CPU during an arm (worst arm)',
+      measured: parentCpu(armCpu, armGcMs),
+      goal: '<= 1% of one core',
+      met: Math.max(...armCpu) <= 0.01,
+    },
+    {
+      figure: `the default run's design (one pass per round), ${passes} passes: timed pass seconds / total wall seconds`,
+      measured: `${(timedSeconds / wallSeconds).toFixed(3)} (${timedSeconds.toFixed(1)} s of ${wallSeconds.toFixed(1)} s; warm-ups ${warmupSeconds.toFixed(1)} s, a fresh set of workers' each round)`,
+      goal: '>= 0.7',
+      met: timedSeconds / wallSeconds >= 0.7,
+    },
+    ...peaks.map((p) => ({
+      figure: `peak RSS per stream process, ${p.voice} (that run), beside a bare onnxruntime-node process running the same round of passes`,
+      measured: `${bytesMib(p.peakBytes)} MiB against ${bytesMib(p.bareBytes)} MiB: ${signedBytesMib(p.peakBytes - p.bareBytes)} MiB (model ${bytesMib(p.modelBytes)} MiB)`,
+      goal: '<= bare + 32 MiB',
+      met: p.peakBytes <= p.bareBytes + 32 * 2 ** 20,
+    })),
   ];
   const mib = (x: number): string => x.toFixed(0);
   const lines = [
@@ -186,21 +279,44 @@ async function main(): Promise<void> {
     '',
     '| stand-in (SYNTHETIC) | parameters | rate | GMAC per audio second | x real time, 1 thread | 2 threads |',
     '| --- | --- | --- | --- | --- | --- |',
-    ...fid.map((f) => `| ${f.voice} | ${(f.parameters / 1e6).toFixed(2)} M | ${f.sampleRateHz} Hz | ${f.gmacPerAudioSecond.toFixed(2)} | x${f.xRealTime1.toFixed(2)} | x${f.xRealTime2.toFixed(2)} |`),
+    ...fid.map(
+      (f) =>
+        `| ${f.voice} | ${(f.parameters / 1e6).toFixed(2)} M | ${f.sampleRateHz} Hz | ${f.gmacPerAudioSecond.toFixed(2)} | x${f.xRealTime1.toFixed(2)} | x${f.xRealTime2.toFixed(2)} |`,
+    ),
     '| published real Piper medium voice (fp32, laptop CPU, for comparison) | about 15.8 M | 22,050 Hz | - | about x9 (rtf 0.11) | - |',
     '',
-    'Where a stream\'s resident memory goes (MiB, one process laid out as a stream; each sentence\'s own peak):',
+    "Where a stream's resident memory goes (MiB, one process laid out as a stream; each sentence's own peak):",
     '',
     '| voice (SYNTHETIC) | model | Node + onnxruntime | phonemizer peak, then after its thread ended | session created (peak while loading) | peak per sentence (audio seconds) |',
     '| --- | --- | --- | --- | --- | --- |',
-    ...stages.map((st) => `| ${st.voice} | ${mib(st.modelMiB)} | ${mib(st.runtimeMiB)} | ${mib(st.phonemizerPeakMiB)}, then ${mib(st.afterPhonemizerMiB)} | ${mib(st.sessionMiB)} (${mib(st.sessionPeakMiB)}) | ${st.sentences.map((x) => `${mib(x.peakMiB)} (${x.audioSeconds.toFixed(1)} s)`).join(', ')} |`),
+    ...stages.map(
+      (st) =>
+        `| ${st.voice} | ${mib(st.modelMiB)} | ${mib(st.runtimeMiB)} | ${mib(st.phonemizerPeakMiB)}, then ${mib(st.afterPhonemizerMiB)} | ${mib(st.sessionMiB)} (${mib(st.sessionPeakMiB)}) | ${st.sentences.map((x) => `${mib(x.peakMiB)} (${x.audioSeconds.toFixed(1)} s)`).join(', ')} |`,
+    ),
     '',
     '| hot path (tinybench) | mean | p99 |',
     '| --- | --- | --- |',
     ...micros.map((m) => `| ${m.name} | ${m.meanUs.toFixed(2)} µs | ${m.p99Us.toFixed(2)} µs |`),
   ];
   const markdown = lines.join('\n');
-  const result = { date_utc: started.toISOString(), quick, nodes, goals, skew: { process: proc, thread }, overhead, parentCpuPerArm: armCpu, outsideInferenceShares: outside, peakRss: peaks, rssStages: stages, timedSeconds, wallSeconds, fidelity: fid, micro: micros, archive: run.path, markdown };
+  const result = {
+    date_utc: started.toISOString(),
+    quick,
+    nodes,
+    goals,
+    skew: { process: proc, thread },
+    overhead,
+    parentCpuPerArm: armCpu,
+    outsideInferenceShares: outside,
+    peakRss: peaks,
+    rssStages: stages,
+    timedSeconds,
+    wallSeconds,
+    fidelity: fid,
+    micro: micros,
+    archive: run.path,
+    markdown,
+  };
   const file = await writeExclusive(outDir, archiveBaseName(started, 'bench'), `${JSON.stringify(result, null, 2)}\n`);
   console.log(markdown);
   console.log(`\nbench: ${file}`);

@@ -18,14 +18,24 @@ import { ROOT, sharedVoicesDir, tempDir } from './helpers/paths.js';
  * line, the `run:` steps of the GitHub Actions job, and a type-check of the library example.
  */
 const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-const blocks = [...README.matchAll(/^```(\w*)([^\n]*)\n([\s\S]*?)^```/gm)].map((m) => ({ lang: m[1] ?? '', info: m[2]?.trim() ?? '', body: m[3] ?? '' }));
+const blocks = [...README.matchAll(/^```(\w*)([^\n]*)\n([\s\S]*?)^```/gm)].map((m) => ({
+  lang: m[1] ?? '',
+  info: m[2]?.trim() ?? '',
+  body: m[3] ?? '',
+}));
 /** The matrix workflow is shown as the file it is; its jobs run on CI runners, not here. */
 const MATRIX = 'examples/matrix.yml';
 const matrixBlock = blocks.find((b) => b.info === `file=${MATRIX}`);
-const shCommands = blocks.filter((b) => b.lang === 'sh').flatMap((b) => b.body.split('\n')).map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'))
+const shCommands = blocks
+  .filter((b) => b.lang === 'sh')
+  .flatMap((b) => b.body.split('\n'))
+  .map((l) => l.trim())
+  .filter((l) => l !== '' && !l.startsWith('#'))
   // `npm ci && npx piper-parallel 6`: two commands.
   .flatMap((l) => (l.startsWith('npm ci && ') ? ['npm ci', l.slice('npm ci && '.length)] : [l]));
-const yamlCommands = blocks.filter((b) => b.lang === 'yaml' && b !== matrixBlock).flatMap((b) => [...b.body.matchAll(/^\s*- run: (.+)$/gm)].map((m) => m[1]?.trim() ?? ''));
+const yamlCommands = blocks
+  .filter((b) => b.lang === 'yaml' && b !== matrixBlock)
+  .flatMap((b) => [...b.body.matchAll(/^\s*- run: (.+)$/gm)].map((m) => m[1]?.trim() ?? ''));
 const tsBlocks = blocks.filter((b) => b.lang === 'ts').map((b) => b.body);
 /**
  * What .ci/run itself runs: running them here would reinstall under the running tests, or recurse;
@@ -50,19 +60,32 @@ let mirror = '';
  * `npx piper-parallel` runs the bin npx finds here, without npm's own start (half a second each, twenty
  * times); npx itself runs the package in .ci/run (`npx piper-parallel 6`) and in the package test.
  */
-const NPX_AS_BIN = 'npx() { if [ "$1" = piper-parallel ]; then shift; node_modules/.bin/piper-parallel "$@"; else command npx "$@"; fi; }';
+const NPX_AS_BIN =
+  'npx() { if [ "$1" = piper-parallel ]; then shift; node_modules/.bin/piper-parallel "$@"; else command npx "$@"; fi; }';
 
 /** Asynchronous, so the mirror in this process keeps answering while the command runs. */
 async function run(command: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const child = spawn('bash', ['-o', 'pipefail', '-c', `${NPX_AS_BIN}\n${command}`], {
     cwd: sandbox,
-    env: { ...process.env, PIPER_VOICES_BASE_URL: mirror, ONNXRUNTIME_NODE_INSTALL: 'skip', NO_UPDATE_NOTIFIER: '1', XDG_CACHE_HOME: cacheHome, PIPER_PARALLEL_SETTLE: '0', PIPER_PARALLEL_TEXT_FILE: shortText },
+    env: {
+      ...process.env,
+      PIPER_VOICES_BASE_URL: mirror,
+      ONNXRUNTIME_NODE_INSTALL: 'skip',
+      NO_UPDATE_NOTIFIER: '1',
+      XDG_CACHE_HOME: cacheHome,
+      PIPER_PARALLEL_SETTLE: '0',
+      PIPER_PARALLEL_TEXT_FILE: shortText,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-  child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
   const timer = setTimeout(() => child.kill('SIGKILL'), 20 * 60_000);
   const [code] = (await once(child, 'close')) as [number | null];
   clearTimeout(timer);
@@ -72,7 +95,11 @@ async function run(command: string): Promise<{ status: number | null; stdout: st
 /** The newest archive of the sandbox, to check exit 3 really meant a failed control. */
 function newestArchive(prefix = 'piper-parallel'): { controle_tenu: boolean } | undefined {
   const dir = path.join(sandbox, 'measurements');
-  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.startsWith(`${prefix}-`) && f.endsWith('.json')).sort() : [];
+  const files = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.startsWith(`${prefix}-`) && f.endsWith('.json'))
+        .sort()
+    : [];
   const last = files.at(-1);
   return last ? (JSON.parse(readFileSync(path.join(dir, last), 'utf8')) as { controle_tenu: boolean }) : undefined;
 }
@@ -91,8 +118,14 @@ before(async () => {
   // piper-parallel resolves to this checkout, as if installed: npx finds its bin, import finds the package.
   mkdirSync(path.join(sandbox, 'node_modules', '.bin'), { recursive: true });
   symlinkSync(ROOT, path.join(sandbox, 'node_modules', 'piper-parallel'), 'dir');
-  symlinkSync(path.join(ROOT, 'dist', 'bin', 'piper-parallel.js'), path.join(sandbox, 'node_modules', '.bin', 'piper-parallel'));
-  writeFileSync(path.join(sandbox, 'package.json'), JSON.stringify({ name: 'readme-sandbox', private: true, type: 'module' }));
+  symlinkSync(
+    path.join(ROOT, 'dist', 'bin', 'piper-parallel.js'),
+    path.join(sandbox, 'node_modules', '.bin', 'piper-parallel'),
+  );
+  writeFileSync(
+    path.join(sandbox, 'package.json'),
+    JSON.stringify({ name: 'readme-sandbox', private: true, type: 'module' }),
+  );
   // A loopback mirror of the piper-voices layout; its fr_FR-siwis-medium is the synthetic stand-in's files.
   const spec = syntheticSpec('synthetic-siwis-medium');
   assert.ok(spec);
@@ -101,10 +134,15 @@ before(async () => {
   const config = readFileSync(`${voice.onnxPath}.json`);
   const md5 = (b: Buffer): string => createHash('md5').update(b).digest('hex');
   const dir = 'fr/fr_FR/siwis/medium';
-  const catalogue = { 'fr_FR-siwis-medium': { key: 'fr_FR-siwis-medium', files: {
-    [`${dir}/fr_FR-siwis-medium.onnx`]: { size_bytes: onnx.length, md5_digest: md5(onnx) },
-    [`${dir}/fr_FR-siwis-medium.onnx.json`]: { size_bytes: config.length, md5_digest: md5(config) },
-  } } };
+  const catalogue = {
+    'fr_FR-siwis-medium': {
+      key: 'fr_FR-siwis-medium',
+      files: {
+        [`${dir}/fr_FR-siwis-medium.onnx`]: { size_bytes: onnx.length, md5_digest: md5(onnx) },
+        [`${dir}/fr_FR-siwis-medium.onnx.json`]: { size_bytes: config.length, md5_digest: md5(config) },
+      },
+    },
+  };
   server = http.createServer((req, res) => {
     if (req.url === '/voices.json') return void res.end(JSON.stringify(catalogue));
     if (req.url === `/${dir}/fr_FR-siwis-medium.onnx`) return void res.end(onnx);
@@ -121,8 +159,14 @@ after(() => server?.close());
 describe('README', () => {
   it('shows the two set-up commands, and .ci/run runs npm ci, the default experiment and npm test', () => {
     assert.deepEqual(shCommands.slice(0, 3), ['npm ci', 'npx piper-parallel 6', 'npm test']);
-    const ci = readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8').split('\n').map((l) => l.trim());
-    for (const c of RUN_BY_CI) assert.ok(ci.some((l) => l === c || l.startsWith(`${c} `)), `.ci/run runs ${c}`);
+    const ci = readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8')
+      .split('\n')
+      .map((l) => l.trim());
+    for (const c of RUN_BY_CI)
+      assert.ok(
+        ci.some((l) => l === c || l.startsWith(`${c} `)),
+        `.ci/run runs ${c}`,
+      );
     // The README's way of running the suite on Node 24 is the one .ci/run uses.
     const node24 = shCommands.filter(NODE_24_TEST);
     assert.equal(node24.length, 1);
@@ -148,9 +192,17 @@ describe('README', () => {
         assert.equal(r.status, expected, `${command}: the exit must follow the archives\n${r.stdout}`);
       } else if (measures && r.status === 3) {
         // Exit 3 is the tool working: a control failed on this shared machine, and the archive says so.
-        assert.equal(newestArchive(command.includes(' capacity ') ? 'capacity' : 'piper-parallel')?.controle_tenu, false, `${command}: exit 3 without a failed control`);
+        assert.equal(
+          newestArchive(command.includes(' capacity ') ? 'capacity' : 'piper-parallel')?.controle_tenu,
+          false,
+          `${command}: exit 3 without a failed control`,
+        );
       } else if (gate) {
-        assert.equal(r.status, newestArchive()?.controle_tenu ? 0 : 1, `${command}: the gate must follow controle_tenu\n${r.stderr}`);
+        assert.equal(
+          r.status,
+          newestArchive()?.controle_tenu ? 0 : 1,
+          `${command}: the gate must follow controle_tenu\n${r.stderr}`,
+        );
       } else {
         assert.equal(r.status, 0, `${command}\nstdout: ${r.stdout.slice(-2000)}\nstderr: ${r.stderr.slice(-2000)}`);
       }
@@ -158,23 +210,39 @@ describe('README', () => {
     // What the commands claim to leave behind.
     const files = readdirSync(path.join(sandbox, 'measurements'));
     assert.ok(files.some((f) => f.endsWith('.md')) && files.some((f) => f.endsWith('.html')));
-    for (const f of ['report.html', 'archive.schema.json', 'bonjour.wav', 'run.json', 'path.txt', 'real-voices/fr_FR-siwis-medium.onnx', 'summary.html', 'summary.md', 'summary.json']) {
+    for (const f of [
+      'report.html',
+      'archive.schema.json',
+      'bonjour.wav',
+      'run.json',
+      'path.txt',
+      'real-voices/fr_FR-siwis-medium.onnx',
+      'summary.html',
+      'summary.md',
+      'summary.json',
+    ]) {
       assert.ok(existsSync(path.join(sandbox, f)), `${f} was not made`);
     }
   });
 
-  it('shows examples/matrix.yml word for word; the file passes the workflow schema check, and its commands are the README\'s', () => {
+  it("shows examples/matrix.yml word for word; the file passes the workflow schema check, and its commands are the README's", () => {
     const file = readFileSync(path.join(ROOT, MATRIX), 'utf8');
     assert.equal(matrixBlock?.body, file);
     assert.deepEqual(validateWorkflow(file).errors, []);
     // The check can fail: a job without a runner is refused.
-    assert.ok(validateWorkflow(file.replace(/^    runs-on: .*$/m, '')).errors.length > 0);
+    assert.ok(validateWorkflow(file.replace(/^ {4}runs-on: .*$/m, '')).errors.length > 0);
     const runs = [...file.matchAll(/^\s*- run: (.+)$/gm)].map((m) => m[1]?.trim() ?? '');
     assert.ok(runs.length >= 5);
     for (const r of runs) {
       // The matrix adds a label and keeps the JSON; the command itself is one the README gives.
-      const bare = r.replace(/ --label \$\{\{ matrix\.runner \}\}/, '').replace(/ --json > \S+/, '').replace(/ \|\| test \$\? -eq 3$/, '');
-      assert.ok(shCommands.includes(bare) || README.includes(`\`${bare}\``), `${MATRIX} runs "${r}", not a README command`);
+      const bare = r
+        .replace(/ --label \$\{\{ matrix\.runner \}\}/, '')
+        .replace(/ --json > \S+/, '')
+        .replace(/ \|\| test \$\? -eq 3$/, '');
+      assert.ok(
+        shCommands.includes(bare) || README.includes(`\`${bare}\``),
+        `${MATRIX} runs "${r}", not a README command`,
+      );
     }
   });
 
@@ -182,7 +250,27 @@ describe('README', () => {
     const file = path.join(sandbox, 'example.ts');
     writeFileSync(file, tsBlocks[0] ?? '');
     const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    const r = spawnSync(process.execPath, [tsc, '--noEmit', '--strict', '--skipLibCheck', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--types', 'node', '--typeRoots', path.join(ROOT, 'node_modules', '@types'), file], { cwd: sandbox, encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync(
+      process.execPath,
+      [
+        tsc,
+        '--noEmit',
+        '--strict',
+        '--skipLibCheck',
+        '--target',
+        'es2022',
+        '--module',
+        'nodenext',
+        '--moduleResolution',
+        'nodenext',
+        '--types',
+        'node',
+        '--typeRoots',
+        path.join(ROOT, 'node_modules', '@types'),
+        file,
+      ],
+      { cwd: sandbox, encoding: 'utf8', timeout: 120_000 },
+    );
     assert.equal(r.status, 0, r.stdout + r.stderr);
   });
 });

@@ -13,20 +13,44 @@ it('npm test: only files whose first line is the mark run two at a time; any oth
     'c.test.js': `/** ${LIGHT_MARK} in a comment is not the mark */`,
     'd.test.js': LIGHT_MARK,
   };
-  assert.deepEqual(phases(Object.keys(lines), (f) => lines[f] ?? ''), { light: ['b.test.js', 'd.test.js'], alone: ['a.test.js', 'c.test.js'] });
+  assert.deepEqual(
+    phases(Object.keys(lines), (f) => lines[f] ?? ''),
+    { light: ['b.test.js', 'd.test.js'], alone: ['a.test.js', 'c.test.js'] },
+  );
 });
 
-it('each file\'s time is the sum of its top-level tests, slowest first', () => {
-  const pass = (file: string, nesting: number, ms: number) => ({ type: 'test:pass', data: { file, nesting, details: { duration_ms: ms } } });
-  assert.deepEqual(fileSeconds([pass('a', 0, 1000), pass('a', 1, 900), pass('b', 0, 3000), { type: 'test:fail', data: { file: 'a', nesting: 0, details: { duration_ms: 500 } } }, { type: 'test:diagnostic' }]), [
-    { file: 'b', seconds: 3 },
-    { file: 'a', seconds: 1.5 },
-  ]);
+it("each file's time is the sum of its top-level tests, slowest first", () => {
+  const pass = (file: string, nesting: number, ms: number) => ({
+    type: 'test:pass',
+    data: { file, nesting, details: { duration_ms: ms } },
+  });
+  assert.deepEqual(
+    fileSeconds([
+      pass('a', 0, 1000),
+      pass('a', 1, 900),
+      pass('b', 0, 3000),
+      { type: 'test:fail', data: { file: 'a', nesting: 0, details: { duration_ms: 500 } } },
+      { type: 'test:diagnostic' },
+    ]),
+    [
+      { file: 'b', seconds: 3 },
+      { file: 'a', seconds: 1.5 },
+    ],
+  );
 });
 
-it('a test file\'s temporary folders are gone when it exits, unless PIPER_PARALLEL_KEEP_TEMP=1', () => {
+it("a test file's temporary folders are gone when it exits, unless PIPER_PARALLEL_KEEP_TEMP=1", () => {
   const paths = new URL('./helpers/paths.js', import.meta.url).href;
-  const make = (env: NodeJS.ProcessEnv): string => execFileSync(process.execPath, ['--input-type=module', '-e', `const { tempDir } = await import(${JSON.stringify(paths)}); const d = tempDir('suite-check'); (await import('node:fs')).writeFileSync(d + '/f', 'x'); console.log(d);`], { env, encoding: 'utf8' }).trim();
+  const make = (env: NodeJS.ProcessEnv): string =>
+    execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const { tempDir } = await import(${JSON.stringify(paths)}); const d = tempDir('suite-check'); (await import('node:fs')).writeFileSync(d + '/f', 'x'); console.log(d);`,
+      ],
+      { env, encoding: 'utf8' },
+    ).trim();
   const { PIPER_PARALLEL_KEEP_TEMP: _keep, ...env } = process.env;
   const removed = make(env);
   assert.match(removed, /pp-suite-check-/);

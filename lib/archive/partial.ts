@@ -2,8 +2,6 @@ import { appendFile, mkdir, open, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { PiperParallelError } from '../core/errors.js';
 
-
-
 /** What the partial file holds for one arm in one round. */
 export interface RoundEntry {
   key: string;
@@ -19,7 +17,10 @@ export interface RoundEntry {
 export class PartialLog {
   private readonly keys = new Set<string>();
 
-  private constructor(readonly file: string, held: Iterable<string> = []) {
+  private constructor(
+    readonly file: string,
+    held: Iterable<string> = [],
+  ) {
     for (const k of held) this.keys.add(k);
   }
 
@@ -40,7 +41,11 @@ export class PartialLog {
         return new PartialLog(file);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
-        throw new PiperParallelError('OUTPUT', `could not create ${file} (${(err as Error).message}); check --out-dir`, { cause: err });
+        throw new PiperParallelError(
+          'OUTPUT',
+          `could not create ${file} (${(err as Error).message}); check --out-dir`,
+          { cause: err },
+        );
       }
     }
   }
@@ -48,7 +53,11 @@ export class PartialLog {
   /** Append a finished arm-round; one already held is refused. */
   async append(entry: RoundEntry): Promise<void> {
     const key = `${entry.key}#${entry.round}`;
-    if (this.keys.has(key)) throw new PiperParallelError('ARCHIVE', `the partial file ${this.file} already holds arm ${entry.key} in round ${entry.round}; refusing a duplicate`);
+    if (this.keys.has(key))
+      throw new PiperParallelError(
+        'ARCHIVE',
+        `the partial file ${this.file} already holds arm ${entry.key} in round ${entry.round}; refusing a duplicate`,
+      );
     await appendFile(this.file, `${JSON.stringify({ kind: 'round', ...entry })}\n`);
     this.keys.add(key);
   }
@@ -67,7 +76,11 @@ export async function readPartialLines(file: string): Promise<unknown[]> {
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
-    throw new PiperParallelError('USAGE', `--resume ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); give a file from measurements/.partial/`, { cause: err });
+    throw new PiperParallelError(
+      'USAGE',
+      `--resume ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); give a file from measurements/.partial/`,
+      { cause: err },
+    );
   }
   const lines = text.split('\n').filter((l) => l.trim() !== '');
   return lines.flatMap((line, i) => {
@@ -75,7 +88,9 @@ export async function readPartialLines(file: string): Promise<unknown[]> {
       return [JSON.parse(line) as unknown];
     } catch (err) {
       if (i === lines.length - 1) return [];
-      throw new PiperParallelError('USAGE', `--resume ${file}: line ${i + 1} is not JSON; the file is damaged`, { cause: err });
+      throw new PiperParallelError('USAGE', `--resume ${file}: line ${i + 1} is not JSON; the file is damaged`, {
+        cause: err,
+      });
     }
   });
 }

@@ -14,11 +14,19 @@ export async function readJsonFile(file: string): Promise<unknown> {
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
-    throw new PiperParallelError('USAGE', `${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); check the path`, { cause: err });
+    throw new PiperParallelError(
+      'USAGE',
+      `${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); check the path`,
+      { cause: err },
+    );
   }
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
-    throw new PiperParallelError('USAGE', `${file} is not valid JSON (${(err as Error).message}); is it a truncated archive?`, { cause: err });
+    throw new PiperParallelError(
+      'USAGE',
+      `${file} is not valid JSON (${(err as Error).message}); is it a truncated archive?`,
+      { cause: err },
+    );
   }
 }

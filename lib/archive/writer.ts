@@ -13,7 +13,8 @@ const pad = (n: number): string => String(n).padStart(2, '0');
 
 /** `piper-parallel-YYYYMMDD-HHMMSS` in UTC. */
 export function archiveBaseName(date: Date, prefix = 'piper-parallel'): string {
-  return `${prefix}-${date.getUTCFullYear()}${pad(date.getUTCMonth() + 1)}${pad(date.getUTCDate())}-${pad(date.getUTCHours())}${pad(date.getUTCMinutes())}${pad(date.getUTCSeconds())}`;
+  const day = `${date.getUTCFullYear()}${pad(date.getUTCMonth() + 1)}${pad(date.getUTCDate())}`;
+  return `${prefix}-${day}-${pad(date.getUTCHours())}${pad(date.getUTCMinutes())}${pad(date.getUTCSeconds())}`;
 }
 
 /**
@@ -21,7 +22,13 @@ export function archiveBaseName(date: Date, prefix = 'piper-parallel'): string {
  * temporary file first, then published with link(2), which fails if the name exists: two writers in
  * the same second never overwrite each other, and an interruption never leaves half an archive.
  */
-export async function writeExclusive(dir: string, base: string, text: string, extension = '.json', files: ArchiveFiles = { open }): Promise<string> {
+export async function writeExclusive(
+  dir: string,
+  base: string,
+  text: string,
+  extension = '.json',
+  files: ArchiveFiles = { open },
+): Promise<string> {
   await mkdir(dir, { recursive: true });
   const tmp = path.join(dir, `.${base}.${randomUUID()}.tmp`);
   try {
@@ -34,7 +41,11 @@ export async function writeExclusive(dir: string, base: string, text: string, ex
     }
   } catch (err) {
     await rm(tmp, { force: true });
-    throw new PiperParallelError('ARCHIVE', `could not write the archive in ${dir} (${(err as Error).message}); check free space and permissions of --out-dir`, { cause: err });
+    throw new PiperParallelError(
+      'ARCHIVE',
+      `could not write the archive in ${dir} (${(err as Error).message}); check free space and permissions of --out-dir`,
+      { cause: err },
+    );
   }
   try {
     for (let i = 0; i < 10_000; i += 1) {
@@ -44,10 +55,17 @@ export async function writeExclusive(dir: string, base: string, text: string, ex
         return file;
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
-        throw new PiperParallelError('ARCHIVE', `could not create ${file} (${(err as Error).message}); check --out-dir`, { cause: err });
+        throw new PiperParallelError(
+          'ARCHIVE',
+          `could not create ${file} (${(err as Error).message}); check --out-dir`,
+          { cause: err },
+        );
       }
     }
-    throw new PiperParallelError('ARCHIVE', `10000 archives named ${base} already exist in ${dir}; use another --out-dir`);
+    throw new PiperParallelError(
+      'ARCHIVE',
+      `10000 archives named ${base} already exist in ${dir}; use another --out-dir`,
+    );
   } finally {
     await rm(tmp, { force: true });
   }
@@ -63,6 +81,10 @@ export async function checkWritable(dir: string, option = '--out-dir'): Promise<
     await h.close();
     await rm(probe, { force: true });
   } catch (err) {
-    throw new PiperParallelError('OUTPUT', `${option} ${dir} is not writable (${(err as Error).message}); choose a writable folder with ${option}`, { cause: err });
+    throw new PiperParallelError(
+      'OUTPUT',
+      `${option} ${dir} is not writable (${(err as Error).message}); choose a writable folder with ${option}`,
+      { cause: err },
+    );
   }
 }

@@ -35,13 +35,21 @@ export interface CapacityFlags {
 }
 
 function capacityOptions(f: CapacityFlags): CapacityOptions {
-  const isolation = f.isolation === undefined ? undefined : parseChoice<'process' | 'thread'>(f.isolation, '--isolation', ['process', 'thread']);
+  const isolation =
+    f.isolation === undefined
+      ? undefined
+      : parseChoice<'process' | 'thread'>(f.isolation, '--isolation', ['process', 'thread']);
   return {
     voices: f.voice,
     textFile: textFile(f['text-file'], f.resume),
-    arrivals: f.arrivals === undefined ? undefined : parseChoice<ArrivalPattern>(f.arrivals, '--arrivals', ['together', 'staggered', 'poisson']),
-    schedule: f.schedule === undefined ? undefined : parseChoice<QueuePolicy>(f.schedule, '--schedule', ['fifo', 'deadline']),
-    firstAudioMs: f['first-audio-ms'] === undefined ? undefined : parsePositive(f['first-audio-ms'], '--first-audio-ms', '500'),
+    arrivals:
+      f.arrivals === undefined
+        ? undefined
+        : parseChoice<ArrivalPattern>(f.arrivals, '--arrivals', ['together', 'staggered', 'poisson']),
+    schedule:
+      f.schedule === undefined ? undefined : parseChoice<QueuePolicy>(f.schedule, '--schedule', ['fifo', 'deadline']),
+    firstAudioMs:
+      f['first-audio-ms'] === undefined ? undefined : parsePositive(f['first-audio-ms'], '--first-audio-ms', '500'),
     maxStreams: f['max-streams'] === undefined ? undefined : parseWhole(f['max-streams'], '--max-streams', 1),
     rounds: f.rounds === undefined ? undefined : parseWhole(f.rounds, '--rounds', 1),
     sessions: f.sessions === undefined ? undefined : parseWhole(f.sessions, '--sessions', 1),
@@ -57,12 +65,25 @@ function capacityOptions(f: CapacityFlags): CapacityOptions {
 }
 
 function progressLine(e: CapacityProgress): string | undefined {
-  if (e.kind === 'voices') return e.voices.map((v) => `voice ${v.name}${v.synthetic ? ': SYNTHETIC stand-in' : ': real Piper voice'}`).join('\n');
+  if (e.kind === 'voices')
+    return e.voices
+      .map((v) => `voice ${v.name}${v.synthetic ? ': SYNTHETIC stand-in' : ': real Piper voice'}`)
+      .join('\n');
   if (e.kind === 'calibrated') {
-    const first = Object.entries(e.firstSentenceMs).map(([t, ms]) => `${Math.round(ms)} ms at ${t} thread${t === '1' ? '' : 's'}`).join(', ');
-    return `${e.voice}: alone x${e.speed.toFixed(1)} real time, sentences ${e.sentenceAudioSeconds.map((s) => s.toFixed(1)).join(', ')} s, the first alone ${first}; a worker peaks at ${e.workerRssBytes === null ? '?' : Math.round(e.workerRssBytes / 2 ** 20)} MiB (memory holds ${e.memoryWorkers ?? '?'})`;
+    const first = Object.entries(e.firstSentenceMs)
+      .map(([t, ms]) => `${Math.round(ms)} ms at ${t} thread${t === '1' ? '' : 's'}`)
+      .join(', ');
+    return (
+      `${e.voice}: alone x${e.speed.toFixed(1)} real time, sentences ${e.sentenceAudioSeconds.map((s) => s.toFixed(1)).join(', ')} ` +
+      `s, the first alone ${first}; a worker peaks at ${e.workerRssBytes === null ? '?' : Math.round(e.workerRssBytes / 2 ** 20)} ` +
+      `MiB (memory holds ${e.memoryWorkers ?? '?'})`
+    );
   }
-  if (e.kind === 'plan') return `plan: about ${formatDuration(e.seconds)} (${e.trials} trials or so), ${e.sessions} listener-sessions at each answer; seed ${e.seed}${e.seedDrawn ? ' (drawn at random; --seed repeats it)' : ''}`;
+  if (e.kind === 'plan')
+    return (
+      `plan: about ${formatDuration(e.seconds)} (${e.trials} trials or so), ${e.sessions} listener-sessions ` +
+      `at each answer; seed ${e.seed}${e.seedDrawn ? ' (drawn at random; --seed repeats it)' : ''}`
+    );
   if (e.kind === 'note') return `note: ${e.text}`;
   if (e.kind === 'trial-end') return trialLine(e.trial, e.index);
   return undefined;
@@ -71,28 +92,66 @@ function progressLine(e: CapacityProgress): string | undefined {
 function trialLine(t: TrialRecord, index: number): string {
   const failed = t.controles.filter((c) => !c.held).map((c) => `${c.name} ${c.measured ?? '?'} ${c.unit}`);
   const kind = t.but === 'premier_son' ? 'first audio' : 'whole';
-  const outcome = t.etat !== 'done' && t.etat !== 'stopped' ? `${t.etat.toUpperCase()} ${t.erreur ?? ''}` : t.but === 'sans_trou' ? (t.tenu ? 'no gap' : t.sans_trou ? `no gap heard, but behind real time (x${t.debit_par_flux?.toFixed(2)} per listener)` : 'gap') : t.sans_trou === false ? 'gap' : t.dans_la_borne ? 'in bound' : 'over the bound';
+  const outcome =
+    t.etat !== 'done' && t.etat !== 'stopped'
+      ? `${t.etat.toUpperCase()} ${t.erreur ?? ''}`
+      : t.but === 'sans_trou'
+        ? t.tenu
+          ? 'no gap'
+          : t.sans_trou
+            ? `no gap heard, but behind real time (x${t.debit_par_flux?.toFixed(2)} per listener)`
+            : 'gap'
+        : t.sans_trou === false
+          ? 'gap'
+          : t.dans_la_borne
+            ? 'in bound'
+            : 'over the bound';
   const first = t.premier_son_max_ms === null ? '-' : `${Math.round(t.premier_son_max_ms)} ms`;
-  return `trial ${index} (round ${t.manche}${t.reprise > 0 ? `, again #${t.reprise}` : ''}): ${t.voix}, ${t.disposition}, K=${t.flux} ${kind}: ${outcome}, first audio at most ${first}, ${t.trous} gap(s)${t.etat === 'stopped' ? ` (stopped: ${t.erreur})` : ''}${failed.length > 0 ? `, control FAILED: ${failed.join(', ')} (not counted)` : ''}`;
+  return (
+    `trial ${index} (round ${t.manche}${t.reprise > 0 ? `, again #${t.reprise}` : ''}): ${t.voix}, ` +
+    `${t.disposition}, K=${t.flux} ${kind}: ${outcome}, first audio at most ${first}, ${t.trous} ` +
+    `gap(s)${t.etat === 'stopped' ? ` (stopped: ${t.erreur})` : ''}${failed.length > 0 ? `, control FAILED: ${failed.join(', ')} (not counted)` : ''}`
+  );
 }
 
 async function writeCapacityReports(file: string, a: CapacityArchive): Promise<string[]> {
   const dir = path.dirname(file);
   const base = path.basename(file, '.json');
-  return [await writeExclusive(dir, base, capacityMarkdown(a), '.md'), await writeExclusive(dir, base, await capacityHtml(a), '.html')];
+  return [
+    await writeExclusive(dir, base, capacityMarkdown(a), '.md'),
+    await writeExclusive(dir, base, await capacityHtml(a), '.html'),
+  ];
 }
 
-export async function capacityCommand(flags: CapacityFlags, command: string, io: Io, signal: AbortSignal): Promise<number> {
+export async function capacityCommand(
+  flags: CapacityFlags,
+  command: string,
+  io: Io,
+  signal: AbortSignal,
+): Promise<number> {
   const options = capacityOptions(flags);
   const say = flags.quiet ? () => undefined : (line: string): void => (flags.json ? io.err : io.out)(line);
   const started = Date.now();
-  const { archive, path: file } = await runCapacity({ ...options, command, signal, onProgress: (e) => { const l = progressLine(e); if (l) say(l); } });
+  const { archive, path: file } = await runCapacity({
+    ...options,
+    command,
+    signal,
+    onProgress: (e) => {
+      const l = progressLine(e);
+      if (l) say(l);
+    },
+  });
   if (flags.json) io.out(JSON.stringify(archive, null, 2));
   for (const p of archive.phrases) say(`capacity: ${p}`);
   const rerun = archive.essais.filter((t) => !t.controle_tenu).length;
   const broken = archive.capacite.filter((c) => c.borne === 'erreur').length;
-  const why = broken > 0 ? `${broken} layout sweep(s) broke` : 'a K was given up on after its controls failed three times';
-  say(archive.controle_tenu ? `controls: every answer rests on trials whose controls held${rerun > 0 ? ` (${rerun} trial(s) failed a control and were run again)` : ''}` : `controls: FAILED: ${why}; nothing from this run may be published`);
+  const why =
+    broken > 0 ? `${broken} layout sweep(s) broke` : 'a K was given up on after its controls failed three times';
+  say(
+    archive.controle_tenu
+      ? `controls: every answer rests on trials whose controls held${rerun > 0 ? ` (${rerun} trial(s) failed a control and were run again)` : ''}`
+      : `controls: FAILED: ${why}; nothing from this run may be published`,
+  );
   say(`wall time: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   if (flags.quiet && !flags.json) io.out(file);
   else say(`archive: ${file}`);
@@ -101,7 +160,9 @@ export async function capacityCommand(flags: CapacityFlags, command: string, io:
   try {
     say(`reports: ${(await writeCapacityReports(file, archive)).join(' ')}`);
   } catch (err) {
-    io.err(`piper-parallel: the reports could not be written (${(err as Error).message}); the archive is kept: run piper-parallel report ${file}`);
+    io.err(
+      `piper-parallel: the reports could not be written (${(err as Error).message}); the archive is kept: run piper-parallel report ${file}`,
+    );
     return 1;
   }
   return code;

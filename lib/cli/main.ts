@@ -1,20 +1,11 @@
-/** The command line's work: parse, validate, call the library, print; returns the exit code. */
+/** The command line's work: find the command, parse its own flags, run it; returns the exit code. */
 import { parseArgs } from 'node:util';
-import { z } from 'zod';
-import { ArchiveSchema, archiveJsonSchema } from '../throughput/schema.js';
-import { CapacityArchiveSchema } from '../capacity/archive/schema.js';
-import { parseChoice } from './parse.js';
 import { PiperParallelError } from '../core/errors.js';
-import type { RunArmsOptions } from '../throughput/run/run-arms.js';
 import { TOOL_VERSION } from '../core/version.js';
-import { voicePlaces } from '../voice/places.js';
-import { capacityCommand } from './capacity-command.js';
-import { compareCommand } from './compare-command.js';
-import { summaryCommand } from './summary-command.js';
-import { HELP } from './help.js';
-import { reportCommand } from './report-command.js';
-import { exitCodeFor, runCommand, type Io } from './run-command.js';
-import { buildVoices, fetchCommand, listVoices, phonemizeCommand, synthCommand } from './voice-commands.js';
+import type { RunArmsOptions } from '../throughput/run/run-arms.js';
+import { COMMANDS, findCommand, type Command, type Values } from './commands.js';
+import { commandHelp, generalHelp } from './help.js';
+import { exitCodeFor, type Io } from './run-command.js';
 
 /** The terminal the command writes to. */
 export function processIo(): Io {
@@ -31,120 +22,96 @@ export function processIo(): Io {
 /** What a run may be given besides its flags: the fault suite injects its own adapters here. */
 export type RunDeps = Pick<RunArmsOptions, 'adapters'>;
 
-/** The arguments, checked: a negative count or an unknown option is a one-line usage error. */
-function parseCommandLine(argv: string[]) {
-  // A negative count would otherwise read as an unknown short option.
-  const at = argv.findIndex((a) => /^-\d/.test(a));
-  if (at >= 0) {
-    const option = at > 0 && argv[at - 1]?.startsWith('--') ? argv[at - 1] : 'passes';
-    throw new PiperParallelError('USAGE', `${option} must not be negative, got "${argv[at]}"; see piper-parallel --help`);
-  }
+/** A word that reads as a negative number ("-5", "-0.5 °C") is a value, never an option. */
+const NEGATIVE = /^-\d|^-\.\d/;
+
+/** The command named first, else the default run (no word, a flag, or a pass count first). */
+function chooseCommand(argv: string[]): { command: Command; rest: string[] } {
+  const [first, ...rest] = argv;
+  const named = first === undefined ? undefined : findCommand(first);
+  if (named) return { command: named, rest };
+  const run = findCommand('run') as Command;
+  if (first === undefined || first.startsWith('-') || /^\d/.test(first)) return { command: run, rest: argv };
+  const names = COMMANDS.map((c) => c.name).join(', ');
+  throw new PiperParallelError(
+    'USAGE',
+    `unknown command "${first}"; the commands are ${names}, or a number of passes (e.g. piper-parallel 6); see piper-parallel --help`,
+  );
+}
+
+/** The command's own flags; a flag that is not its own is a usage error naming both. */
+function parseFor(command: Command, args: string[]): { values: Values; positionals: string[] } {
+  // Negative-looking words are hidden from parseArgs, then handed back as they were.
+  const hidden = new Map<string, string>();
+  const masked = args.map((a, i) => (NEGATIVE.test(a) ? (hidden.set(`\u0000${i}`, a), `\u0000${i}`) : a));
+  const back = (s: string): string => hidden.get(s) ?? s;
+  let parsed;
   try {
-    return parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        voice: { type: 'string', multiple: true },
-        'espeak-voice': { type: 'string' },
-        streams: { type: 'string' },
-        threads: { type: 'string' },
-        affinity: { type: 'string' },
-        isolation: { type: 'string' },
-        engine: { type: 'string' },
-        arrivals: { type: 'string' },
-        schedule: { type: 'string' },
-        'first-audio-ms': { type: 'string' },
-        'max-streams': { type: 'string' },
-        scope: { type: 'string' },
-        warmup: { type: 'string' },
-        rounds: { type: 'string' },
-        sessions: { type: 'string' },
-        seed: { type: 'string' },
-        margin: { type: 'string' },
-        label: { type: 'string' },
-        precision: { type: 'string' },
-        'max-minutes': { type: 'string' },
-        settle: { type: 'string' },
-        resume: { type: 'string' },
-        'barrier-timeout': { type: 'string' },
-        'text-file': { type: 'string' },
-        'out-dir': { type: 'string' },
-        'voices-dir': { type: 'string' },
-        out: { type: 'string' },
-        speaker: { type: 'string' },
-        'base-url': { type: 'string' },
-        tolerance: { type: 'string' },
-        price: { type: 'string', multiple: true },
-        force: { type: 'boolean' },
-        json: { type: 'boolean' },
-        quiet: { type: 'boolean' },
-        'no-report': { type: 'boolean' },
-        format: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean' },
-      },
-    });
+    parsed = parseArgs({ args: masked, allowPositionals: true, strict: true, options: command.flags });
   } catch (err) {
-    throw new PiperParallelError('USAGE', `${(err as Error).message.split('\n')[0]}; see piper-parallel --help`);
+    const unknown = /^Unknown option '([^']+)'/.exec((err as Error).message)?.[1];
+    const where = command.name === 'run' ? 'the run' : `piper-parallel ${command.name}`;
+    if (unknown)
+      throw new PiperParallelError(
+        'USAGE',
+        `${unknown} does not apply to ${where}; see piper-parallel ${command.name === 'run' ? '' : `${command.name} `}--help`,
+      );
+    throw new PiperParallelError(
+      'USAGE',
+      `${(err as Error).message.split('\n')[0]}; see piper-parallel ${command.name} --help`,
+    );
   }
+  const values: Values = {};
+  for (const [k, v] of Object.entries(parsed.values))
+    values[k] =
+      typeof v === 'string'
+        ? back(v)
+        : Array.isArray(v)
+          ? v.map((x) => (typeof x === 'string' ? back(x) : String(x)))
+          : v;
+  return { values, positionals: parsed.positionals.map(back) };
+}
+
+/** The signal that interrupted the command, for its exit code (128 + its number). */
+let received: 'SIGINT' | 'SIGTERM' | undefined;
+
+/** One AbortSignal for the command, aborted on SIGINT or SIGTERM; made only for commands that measure. */
+function signalOnce(): () => AbortSignal {
+  let controller: AbortController | undefined;
+  return () => {
+    if (!controller) {
+      const c = new AbortController();
+      controller = c;
+      process.once('SIGINT', () => {
+        received = 'SIGINT';
+        c.abort();
+      });
+      process.once('SIGTERM', () => {
+        received = 'SIGTERM';
+        c.abort();
+      });
+    }
+    return controller.signal;
+  };
 }
 
 export async function main(argv: string[], io: Io = processIo(), deps: RunDeps = {}): Promise<number> {
-  const { values: v, positionals } = parseCommandLine(argv);
-  if (v.help) {
-    io.out(HELP);
+  if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h')) {
+    io.out(generalHelp(COMMANDS));
     return 0;
   }
-  if (v.version) {
+  if (argv.length === 1 && argv[0] === '--version') {
     io.out(TOOL_VERSION);
     return 0;
   }
-  const places = voicePlaces(v['voices-dir']);
-  const [first, ...rest] = positionals;
-  switch (first) {
-    case 'voices': {
-      const [sub, ...names] = rest;
-      if (sub === undefined || sub === 'list') return listVoices(places, io);
-      if (sub === 'build') return buildVoices(places, io);
-      if (sub === 'fetch') return fetchCommand(names, places, v['base-url'], io);
-      throw new PiperParallelError('USAGE', `unknown voices command "${sub}"; use voices, voices build or voices fetch NAME`);
-    }
-    case 'phonemize':
-      return phonemizeCommand(rest.join(' ') || undefined, v.voice?.[0], v['espeak-voice'], places, io);
-    case 'synth':
-      return synthCommand(rest.join(' ') || undefined, v.voice?.[0], v.threads, v.out, places, io, v.speaker, v.engine);
-    case 'compare':
-      return compareCommand(rest, v.tolerance, v.json ?? false, v.force ?? false, io);
-    case 'summary':
-      return summaryCommand(rest, v.price, v.out, v.json ?? false, io);
-    case 'report':
-      return reportCommand(rest, v.format, v.out, io);
-    case 'schema': {
-      // Both kinds of archive by default; `schema throughput` or `schema capacity` for one.
-      const kind = rest[0] === undefined ? 'both' : parseChoice(rest[0], 'schema', ['throughput', 'capacity'] as const);
-      const schema = kind === 'throughput' ? archiveJsonSchema() : kind === 'capacity' ? z.toJSONSchema(CapacityArchiveSchema) : z.toJSONSchema(z.union([ArchiveSchema, CapacityArchiveSchema]));
-      io.out(JSON.stringify(schema, null, 2));
-      return 0;
-    }
-    case 'capacity': {
-      if (rest.length > 0) throw new PiperParallelError('USAGE', `capacity takes no argument, got "${rest[0]}"; see piper-parallel --help`);
-      const controller = new AbortController();
-      const onSignal = (): void => controller.abort();
-      process.once('SIGINT', onSignal);
-      process.once('SIGTERM', onSignal);
-      return capacityCommand(v, ['piper-parallel', ...argv].join(' '), io, controller.signal);
-    }
-    default: {
-      if (rest.length > 0) throw new PiperParallelError('USAGE', `unexpected argument "${rest[0]}"; the only positional is the number of passes`);
-      const controller = new AbortController();
-      const onSignal = (): void => controller.abort();
-      process.once('SIGINT', onSignal);
-      process.once('SIGTERM', onSignal);
-      const command = ['piper-parallel', ...argv].join(' ');
-      return runCommand({ ...v, passes: first }, command, io, controller.signal, deps);
-    }
+  const { command, rest } = chooseCommand(argv);
+  const { values, positionals } = parseFor(command, rest);
+  if (values.help === true) {
+    io.out(commandHelp(command));
+    return 0;
   }
+  const line = ['piper-parallel', ...argv].join(' ');
+  return command.run({ values, positionals, io, line, adapters: deps.adapters, signal: signalOnce() });
 }
 
 /** Run the command line and set the exit code; every error is one line on stderr. */
@@ -157,7 +124,7 @@ export function runMain(argv: string[], deps: RunDeps = {}): void {
     (err: unknown) => {
       const message = err instanceof Error ? err.message : String(err);
       io.err(`piper-parallel: ${message}`);
-      process.exitCode = exitCodeFor(err);
+      process.exitCode = exitCodeFor(err, received);
     },
   );
 }

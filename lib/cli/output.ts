@@ -6,6 +6,10 @@ export async function writeOut(file: string, text: string): Promise<void> {
   try {
     await writeFile(file, text);
   } catch (err) {
-    throw new PiperParallelError('OUTPUT', `--out ${file} cannot be written (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); choose a writable file`, { cause: err });
+    throw new PiperParallelError(
+      'OUTPUT',
+      `--out ${file} cannot be written (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); choose a writable file`,
+      { cause: err },
+    );
   }
 }

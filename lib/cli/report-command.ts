@@ -10,17 +10,34 @@ import { parseChoice } from './parse.js';
 import type { Io } from './run-command.js';
 
 /** `report ARCHIVE.json [--format md|html] [--out FILE]`: to stdout unless --out. */
-export async function reportCommand(files: string[], format: string | undefined, out: string | undefined, io: Io): Promise<number> {
-  if (files.length !== 1) throw new PiperParallelError('USAGE', `report takes one archive, got ${files.length}; e.g. piper-parallel report measurements/piper-parallel-20261129-120000.json`);
+export async function reportCommand(
+  { files, format, out }: { files: string[]; format: string | undefined; out: string | undefined },
+  io: Io,
+): Promise<number> {
+  if (files.length !== 1)
+    throw new PiperParallelError(
+      'USAGE',
+      `report takes one archive, got ${files.length}; e.g. piper-parallel report measurements/piper-parallel-20261129-120000.json`,
+    );
   const kind = format === undefined ? 'md' : parseChoice<'md' | 'html'>(format, '--format', ['md', 'html']);
   const file = files[0] ?? '';
   const value = await readJsonFile(file);
   let text: string;
   if (typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'capacite') {
     const version = (value as { schema_version?: unknown }).schema_version;
-    if (typeof version === 'number' && version < CAPACITY_SCHEMA_VERSION) throw new PiperParallelError('USAGE', `${file} is a schema ${version} capacity archive (one answer, which required the first-audio bound); piper-parallel compare and summary still read it, report needs schema ${CAPACITY_SCHEMA_VERSION}: run the measurement again`);
+    if (typeof version === 'number' && version < CAPACITY_SCHEMA_VERSION)
+      throw new PiperParallelError(
+        'USAGE',
+        `${file} is a schema ${version} capacity archive (one answer, which required the first-audio ` +
+          `bound); piper-parallel compare and summary still read it, report needs schema ${CAPACITY_SCHEMA_VERSION}: ` +
+          `run the measurement again`,
+      );
     const parsed = CapacityArchiveSchema.safeParse(value);
-    if (!parsed.success) throw new PiperParallelError('USAGE', `${file} is not a capacity archive this version reads (${firstIssue(parsed.error)}); give a file from measurements/`);
+    if (!parsed.success)
+      throw new PiperParallelError(
+        'USAGE',
+        `${file} is not a capacity archive this version reads (${firstIssue(parsed.error)}); give a file from measurements/`,
+      );
     text = kind === 'md' ? capacityMarkdown(parsed.data) : await capacityHtml(parsed.data);
   } else {
     const archive = await readArchive(file);

@@ -47,7 +47,8 @@ export interface Io {
 
 /** The run's options from the command line's flags, each checked with a message that names it. */
 function runOptions(flags: RunFlags): RunArmsOptions {
-  const barrierSeconds = flags['barrier-timeout'] === undefined ? undefined : parseWhole(flags['barrier-timeout'], '--barrier-timeout', 1);
+  const barrierSeconds =
+    flags['barrier-timeout'] === undefined ? undefined : parseWhole(flags['barrier-timeout'], '--barrier-timeout', 1);
   return {
     passes: flags.passes === undefined ? undefined : parseWhole(flags.passes, 'passes', 1),
     warmup: flags.warmup === undefined ? undefined : parseWhole(flags.warmup, '--warmup', 0),
@@ -55,13 +56,23 @@ function runOptions(flags: RunFlags): RunArmsOptions {
     seed: flags.seed === undefined ? undefined : parseWhole(flags.seed, '--seed', 0),
     margin: flags.margin === undefined ? undefined : parsePositive(flags.margin, '--margin', '6'),
     precision: flags.precision === undefined ? undefined : parsePositive(flags.precision, '--precision', '5'),
-    maxMinutes: flags['max-minutes'] === undefined ? undefined : parsePositive(flags['max-minutes'], '--max-minutes', '20'),
+    maxMinutes:
+      flags['max-minutes'] === undefined ? undefined : parsePositive(flags['max-minutes'], '--max-minutes', '20'),
     settleSeconds: settleSeconds(flags.settle),
     streams: flags.streams === undefined ? undefined : parseList(flags.streams, '--streams', 1),
     threads: flags.threads === undefined ? undefined : parseList(flags.threads, '--threads', 1),
-    affinity: flags.affinity === undefined ? undefined : parseChoice<AffinityChoice>(flags.affinity, '--affinity', ['on', 'off', 'both']),
-    isolation: flags.isolation === undefined ? undefined : parseChoice<IsolationChoice>(flags.isolation, '--isolation', ['process', 'thread', 'both']),
-    engine: flags.engine === undefined ? undefined : parseChoice<EngineChoice>(flags.engine, '--engine', ['onnxruntime', 'sherpa', 'both']),
+    affinity:
+      flags.affinity === undefined
+        ? undefined
+        : parseChoice<AffinityChoice>(flags.affinity, '--affinity', ['on', 'off', 'both']),
+    isolation:
+      flags.isolation === undefined
+        ? undefined
+        : parseChoice<IsolationChoice>(flags.isolation, '--isolation', ['process', 'thread', 'both']),
+    engine:
+      flags.engine === undefined
+        ? undefined
+        : parseChoice<EngineChoice>(flags.engine, '--engine', ['onnxruntime', 'sherpa', 'both']),
     scope: flags.scope === undefined ? undefined : parseChoice<Scope>(flags.scope, '--scope', ['model', 'text']),
     label: flags.label,
     voices: flags.voice,
@@ -74,17 +85,29 @@ function runOptions(flags: RunFlags): RunArmsOptions {
 }
 
 /** What the terminal shows while the run goes: the voices, the header, each arm's line at the end, and live progress. */
-function progressPrinter(say: (line: string) => void, paint: (line: string) => string, progress: ProgressReporter | undefined): (e: Progress) => void {
+function progressPrinter(
+  say: (line: string) => void,
+  paint: (line: string) => string,
+  progress: ProgressReporter | undefined,
+): (e: Progress) => void {
   return (e) => {
     if (e.kind === 'voices') {
       for (const v of e.voices) {
         const where = v.dir ? ` (${v.from}: ${v.dir})` : '';
-        say(v.synthetic ? `voice ${v.name}: SYNTHETIC stand-in${v.standsInFor ? ` for ${v.standsInFor}, which is not installed` : ''}${where}` : `voice ${v.name}: real Piper voice${where}`);
+        say(
+          v.synthetic
+            ? `voice ${v.name}: SYNTHETIC stand-in${v.standsInFor ? ` for ${v.standsInFor}, which is not installed` : ''}${where}`
+            : `voice ${v.name}: real Piper voice${where}`,
+        );
       }
     } else if (e.kind === 'start') {
       for (const l of headerLines(e.header)) say(l);
       const w = e.header.machine_detail.attente;
-      if (w && w.attendu_s > 0) say(`waited ${w.attendu_s} s for the machine to settle (${w.calme ? 'calm' : 'still busy'}: 1-minute load ${w.vu.at(-1)?.charge_1min.toFixed(2)}, other programs ${((w.vu.at(-1)?.autre_cpu_coeurs ?? 0) * 100).toFixed(0)}% of a core)`);
+      if (w && w.attendu_s > 0)
+        say(
+          `waited ${w.attendu_s} s for the machine to settle (${w.calme ? 'calm' : 'still busy'}: 1-minute ` +
+            `load ${w.vu.at(-1)?.charge_1min.toFixed(2)}, other programs ${((w.vu.at(-1)?.autre_cpu_coeurs ?? 0) * 100).toFixed(0)}% of a core)`,
+        );
     } else if (e.kind === 'arm-end') {
       say(paint(armLine(e.arm)));
     }
@@ -93,13 +116,22 @@ function progressPrinter(say: (line: string) => void, paint: (line: string) => s
 }
 
 /** The verdict and the closing lines, then the reports beside the archive; returns the exit code. */
-async function publish(a: Archive, file: string, flags: RunFlags, io: Io, say: (line: string) => void, startedMs: number): Promise<number> {
+async function publish(
+  { archive: a, path: file }: { archive: Archive; path: string },
+  flags: RunFlags,
+  io: Io,
+  { say, startedMs }: { say: (line: string) => void; startedMs: number },
+): Promise<number> {
   if (flags.json) io.out(JSON.stringify(a, null, 2));
   if (!flags.quiet) {
     for (const l of a.verdict.phrases) say(`verdict: ${l}`);
     for (const l of a.verdict.passage_a_l_echelle) say(`scaling: ${l}`);
     say(`rounds: ${a.arret.detail}`);
-    say(a.controle_tenu ? 'controls: all held' : `controls: FAILED in ${a.bras.filter((b) => !b.controle_tenu).length} arm(s): nothing from this run may be published`);
+    say(
+      a.controle_tenu
+        ? 'controls: all held'
+        : `controls: FAILED in ${a.bras.filter((b) => !b.controle_tenu).length} arm(s): nothing from this run may be published`,
+    );
     say(`wall time: ${((Date.now() - startedMs) / 1000).toFixed(1)} s`);
   }
   if (flags.quiet && !flags.json) io.out(file);
@@ -111,19 +143,31 @@ async function publish(a: Archive, file: string, flags: RunFlags, io: Io, say: (
     say(`reports: ${files.markdown} ${files.html}`);
   } catch (err) {
     // The archive is safe on disk; only the reports are missing, and they can be made again.
-    io.err(`piper-parallel: the reports could not be written (${(err as Error).message}); the archive is kept: run piper-parallel report ${file}`);
+    io.err(
+      `piper-parallel: the reports could not be written (${(err as Error).message}); the archive is kept: run piper-parallel report ${file}`,
+    );
     return 1;
   }
   return code;
 }
 
 /** The main job; returns the exit code. */
-export async function runCommand(flags: RunFlags, command: string, io: Io, signal: AbortSignal, deps: Pick<RunArmsOptions, 'adapters'> = {}): Promise<number> {
+export async function runCommand(
+  flags: RunFlags,
+  command: string,
+  io: Io,
+  signal: AbortSignal,
+  deps: Pick<RunArmsOptions, 'adapters'> = {},
+): Promise<number> {
   const options = runOptions(flags);
   // Human output goes to stderr with --json so stdout carries only the archive.
   const toErr = flags.json === true;
   const paint = colorEnabled({ isTTY: toErr ? io.errTty : io.outTty }, io.env) ? paintStatus : (l: string) => l;
-  const progress = flags.quiet ? undefined : io.errTty && io.errRaw ? new ProgressReporter({ tty: true, write: io.errRaw }) : new ProgressReporter({ tty: false, write: (t) => io.err(t.replace(/\n$/, '')) });
+  const progress = flags.quiet
+    ? undefined
+    : io.errTty && io.errRaw
+      ? new ProgressReporter({ tty: true, write: io.errRaw })
+      : new ProgressReporter({ tty: false, write: (t) => io.err(t.replace(/\n$/, '')) });
   const say = flags.quiet
     ? () => undefined
     : (line: string): void => {
@@ -133,17 +177,24 @@ export async function runCommand(flags: RunFlags, command: string, io: Io, signa
   const startedMs = Date.now();
   let result;
   try {
-    result = await runArms({ ...options, command, adapters: deps.adapters, signal, onProgress: progressPrinter(say, paint, progress) });
+    result = await runArms({
+      ...options,
+      command,
+      adapters: deps.adapters,
+      signal,
+      onProgress: progressPrinter(say, paint, progress),
+    });
   } finally {
     progress?.clear();
   }
-  return publish(result.archive, result.path, flags, io, say, startedMs);
+  return publish(result, flags, io, { say, startedMs });
 }
 
-export function exitCodeFor(err: unknown): number {
+/** 2 usage, 130 or 143 interrupted (128 + SIGINT's 2 or SIGTERM's 15), 1 anything else. */
+export function exitCodeFor(err: unknown, signal?: 'SIGINT' | 'SIGTERM'): number {
   if (err instanceof PiperParallelError) {
     if (err.code === 'USAGE') return 2;
-    if (err.code === 'ABORTED') return 130;
+    if (err.code === 'ABORTED') return signal === 'SIGTERM' ? 143 : 130;
   }
   return 1;
 }

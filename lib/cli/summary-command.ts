@@ -11,9 +11,25 @@ import type { Io } from './run-command.js';
  * stdout (Markdown, or JSON); with --out, the page and its Markdown beside it. A file that cannot
  * be read is one line on stderr and exit 2, the rest of the table printed all the same.
  */
-export async function summaryCommand(paths: string[], prices: string[] | undefined, out: string | undefined, json: boolean, io: Io): Promise<number> {
-  if (paths.length === 0) throw new PiperParallelError('USAGE', 'summary takes archives or folders of them, got none; e.g. piper-parallel summary measurements/');
-  if (out !== undefined && !out.endsWith('.html')) throw new PiperParallelError('USAGE', `--out must name an .html file (the Markdown goes beside it), got "${out}"; e.g. --out summary.html`);
+export async function summaryCommand(
+  {
+    paths,
+    prices,
+    out,
+    json,
+  }: { paths: string[]; prices: string[] | undefined; out: string | undefined; json: boolean },
+  io: Io,
+): Promise<number> {
+  if (paths.length === 0)
+    throw new PiperParallelError(
+      'USAGE',
+      'summary takes archives or folders of them, got none; e.g. piper-parallel summary measurements/',
+    );
+  if (out !== undefined && !out.endsWith('.html'))
+    throw new PiperParallelError(
+      'USAGE',
+      `--out must name an .html file (the Markdown goes beside it), got "${out}"; e.g. --out summary.html`,
+    );
   const s = await summarizeMachines(paths, { prices: parsePrices(prices ?? []) });
   const markdown = summaryMarkdown(s);
   io.out(json ? JSON.stringify(s, null, 2) : markdown);
@@ -23,6 +39,9 @@ export async function summaryCommand(paths: string[], prices: string[] | undefin
     io.err(`summary: ${out} and ${out.replace(/\.html$/, '.md')}`);
   }
   for (const p of s.problems) io.err(`piper-parallel: ${p}`);
-  if (s.rows.length === 0) io.err('piper-parallel: no archive could be summarized; give files from measurements/ (piper-parallel-*.json, capacity-*.json) or folders holding them');
+  if (s.rows.length === 0)
+    io.err(
+      'piper-parallel: no archive could be summarized; give files from measurements/ (piper-parallel-*.json, capacity-*.json) or folders holding them',
+    );
   return s.problems.length > 0 || s.rows.length === 0 ? 2 : 0;
 }

@@ -14,7 +14,8 @@ function packageVersion(spec: string): string {
 /** This package's version, read from its package.json two folders up from dist/lib. */
 export const TOOL_VERSION: string = (() => {
   try {
-    return (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+    return (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string })
+      .version;
   } catch {
     return 'unknown';
   }

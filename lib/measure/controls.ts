@@ -14,7 +14,14 @@ const round = (x: number, digits = 1): number => Number(x.toFixed(digits));
 
 /** A control whose figure is unknown: it says it could not check, and does not hold. */
 function unknown(name: Control['name'], threshold: number, unit: string, what: string): Control {
-  return { name, threshold, measured: null, unit, held: false, message: `${what} could not be read, so ${name} could not be checked` };
+  return {
+    name,
+    threshold,
+    measured: null,
+    unit,
+    held: false,
+    message: `${what} could not be read, so ${name} could not be checked`,
+  };
 }
 
 /** Every stream's max CPU% stays under 110% per thread: its threads did not grow. */
@@ -43,7 +50,11 @@ export function cpuMaxControl(maxCpuPercentPerChild: readonly (number | null)[],
  * ran together. What a stream can use is min(its threads, the cores it may run on): a pinned stream
  * tops out at one core whatever its T. `usableCoresPerStream` holds that figure for each stream.
  */
-export function cpuSumControl(medianCpuPercentPerChild: readonly (number | null)[], usableCoresPerStream: readonly number[], cores: number): Control | undefined {
+export function cpuSumControl(
+  medianCpuPercentPerChild: readonly (number | null)[],
+  usableCoresPerStream: readonly number[],
+  cores: number,
+): Control | undefined {
   const k = medianCpuPercentPerChild.length;
   if (k < 2) return undefined;
   const usable = usableCoresPerStream.reduce((a, b) => a + b, 0);
@@ -68,7 +79,11 @@ export function cpuSumControl(medianCpuPercentPerChild: readonly (number | null)
  * Pinned: each stream sees one core and the cores are distinct (min(K, cores) of them).
  * Free: each stream sees every core the run may use.
  */
-export function affinityControl(seen: readonly (readonly number[])[], requested: boolean, allCores: readonly number[]): Control {
+export function affinityControl(
+  seen: readonly (readonly number[])[],
+  requested: boolean,
+  allCores: readonly number[],
+): Control {
   const k = seen.length;
   if (requested) {
     const expected = Math.min(k, allCores.length);
@@ -102,11 +117,16 @@ export function affinityControl(seen: readonly (readonly number[])[], requested:
 }
 
 /** With K >= 2, the largest start skew of any pass is at most 2% of the median pass compute time. */
-export function skewControl(skewsMs: readonly number[], medianComputeSeconds: number, streams: number): Control | undefined {
+export function skewControl(
+  skewsMs: readonly number[],
+  medianComputeSeconds: number,
+  streams: number,
+): Control | undefined {
   if (streams < 2) return undefined;
   const threshold = 0.02 * medianComputeSeconds * 1000;
   const measured = Math.max(...skewsMs);
-  if (!Number.isFinite(measured) || !Number.isFinite(threshold)) return unknown('start_skew', Number.isFinite(threshold) ? round(threshold, 3) : 0, 'ms', 'the start skew');
+  if (!Number.isFinite(measured) || !Number.isFinite(threshold))
+    return unknown('start_skew', Number.isFinite(threshold) ? round(threshold, 3) : 0, 'ms', 'the start skew');
   const held = measured <= threshold;
   return {
     name: 'start_skew',
@@ -116,7 +136,8 @@ export function skewControl(skewsMs: readonly number[], medianComputeSeconds: nu
     held,
     message: held
       ? `passes started within ${round(measured, 3)} ms of each other (limit ${round(threshold, 1)} ms)`
-      : `a pass started ${round(measured, 3)} ms apart, over the ${round(threshold, 1)} ms limit (2% of the median pass) by ${round(measured - threshold, 3)} ms`,
+      : `a pass started ${round(measured, 3)} ms apart, over the ${round(threshold, 1)} ms limit (2% ` +
+        `of the median pass) by ${round(measured - threshold, 3)} ms`,
   };
 }
 
@@ -133,14 +154,18 @@ export const MIN_OVERLAP = 0.75;
  * other from its first instant to its last; judged on the span, such passes fell to 38-74% and
  * failed. A stream that starts half-way through the others' pass and runs as long gives 50%.
  */
-export function overlapControl(passes: ReadonlyArray<{ startsMs: readonly number[]; endsMs: readonly number[] }>, streams: number): Control | undefined {
+export function overlapControl(
+  passes: ReadonlyArray<{ startsMs: readonly number[]; endsMs: readonly number[] }>,
+  streams: number,
+): Control | undefined {
   if (streams < 2) return undefined;
   const shares = passes.map((p) => {
     const shortest = Math.min(...p.startsMs.map((start, i) => (p.endsMs[i] ?? Number.NaN) - start));
     return shortest > 0 ? Math.max(0, Math.min(...p.endsMs) - Math.max(...p.startsMs)) / shortest : Number.NaN;
   });
   const measured = Math.min(...shares);
-  if (shares.length === 0 || !Number.isFinite(measured)) return unknown('overlap', MIN_OVERLAP * 100, '%', 'the passes\' start and end times');
+  if (shares.length === 0 || !Number.isFinite(measured))
+    return unknown('overlap', MIN_OVERLAP * 100, '%', "the passes' start and end times");
   const held = measured >= MIN_OVERLAP;
   const pct = round(measured * 100);
   return {
@@ -151,7 +176,9 @@ export function overlapControl(passes: ReadonlyArray<{ startsMs: readonly number
     held,
     message: held
       ? `every pass had all ${streams} streams computing together for at least ${pct}% of its shortest stream's time (limit ${MIN_OVERLAP * 100}%)`
-      : `in one pass all ${streams} streams computed together for only ${pct}% of its shortest stream's time, under the ${MIN_OVERLAP * 100}% limit by ${round(MIN_OVERLAP * 100 - pct)} points: a stream ran apart from the others`,
+      : `in one pass all ${streams} streams computed together for only ${pct}% of its shortest stream's ` +
+        `time, under the ${MIN_OVERLAP * 100}% limit by ${round(MIN_OVERLAP * 100 - pct)} points: a ` +
+        `stream ran apart from the others`,
   };
 }
 
@@ -161,7 +188,8 @@ export function overlapControl(passes: ReadonlyArray<{ startsMs: readonly number
  */
 export function outsideLoadControl(outsideCores: number | null): Control {
   const threshold = 10;
-  if (outsideCores === null || !Number.isFinite(outsideCores)) return unknown('outside_load', threshold, '% of one core', 'the machine\'s CPU');
+  if (outsideCores === null || !Number.isFinite(outsideCores))
+    return unknown('outside_load', threshold, '% of one core', "the machine's CPU");
   const measured = round(outsideCores * 100);
   const held = measured <= threshold;
   return {
@@ -186,7 +214,7 @@ export const MAJOR_FAULTS_ALLOWED = 64;
  */
 export function memoryControl(swapPages: number | null, majorFaultsPerStream: readonly (number | null)[]): Control {
   const threshold = MAJOR_FAULTS_ALLOWED;
-  if (swapPages === null) return unknown('memory', threshold, 'pages', 'the machine\'s swap counters (/proc/vmstat)');
+  if (swapPages === null) return unknown('memory', threshold, 'pages', "the machine's swap counters (/proc/vmstat)");
   const missing = majorFaultsPerStream.findIndex((v) => v === null);
   if (missing >= 0) return unknown('memory', threshold, 'pages', `stream ${missing}'s major page faults`);
   const faults = (majorFaultsPerStream as readonly number[]).reduce((a, b) => a + b, 0);
@@ -201,7 +229,8 @@ export function memoryControl(swapPages: number | null, majorFaultsPerStream: re
     message: held
       ? `no page swapped and ${faults} major page fault(s) in the timed work (at most ${threshold}, what code run for the first time brings)`
       : swapPages > 0
-        ? `the machine swapped ${swapPages} page(s) during the arm (and the streams took ${faults} major page faults): memory ran short; run fewer streams or free memory`
+        ? `the machine swapped ${swapPages} page(s) during the arm (and the streams took ${faults} major ` +
+          `page faults): memory ran short; run fewer streams or free memory`
         : `the streams took ${faults} major page faults in the timed work, over ${threshold}: memory ran short; run fewer streams or free memory`,
   };
 }
@@ -209,7 +238,8 @@ export function memoryControl(swapPages: number | null, majorFaultsPerStream: re
 /** Capacity: every listener arrived when planned, within 5 ms (a late arrival flatters the layout). */
 export function arrivalsControl(worstLatenessMs: number | null): Control {
   const threshold = 5;
-  if (worstLatenessMs === null || !Number.isFinite(worstLatenessMs)) return unknown('arrivals', threshold, 'ms', 'the arrival times');
+  if (worstLatenessMs === null || !Number.isFinite(worstLatenessMs))
+    return unknown('arrivals', threshold, 'ms', 'the arrival times');
   const measured = round(worstLatenessMs, 2);
   const held = measured <= threshold;
   return {
@@ -218,6 +248,8 @@ export function arrivalsControl(worstLatenessMs: number | null): Control {
     measured,
     unit: 'ms',
     held,
-    message: held ? `every listener arrived within ${measured} ms of its plan` : `a listener arrived ${measured} ms after its plan, over the ${threshold} ms limit: the parent was too busy to keep time`,
+    message: held
+      ? `every listener arrived within ${measured} ms of its plan`
+      : `a listener arrived ${measured} ms after its plan, over the ${threshold} ms limit: the parent was too busy to keep time`,
   };
 }

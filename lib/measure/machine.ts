@@ -14,7 +14,8 @@ function readOr(path: string): string | null {
 }
 
 /** A value that reads as 0 or empty is unknown, not zero. */
-const known = (n: number | null | undefined): number | null => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : null);
+const known = (n: number | null | undefined): number | null =>
+  typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : null;
 
 /** Where the machine facts come from; tests give readers that fail or answer 0. */
 export interface MachineReaders {
@@ -83,6 +84,8 @@ export async function machineBlock(readers: MachineReaders = SYSTEM_READERS): Pr
  * What identifies a machine across runs (not its load or clocks). The cores the run may use count:
  * a run held to 2 of 8 CPUs by taskset or a container's cpuset is another machine than all 8.
  */
-export function machineFingerprint(m: Pick<MachineBlock, 'architecture' | 'cpu' | 'coeurs_logiques' | 'memoire_octets' | 'coeurs_autorises'>): string {
+export function machineFingerprint(
+  m: Pick<MachineBlock, 'architecture' | 'cpu' | 'coeurs_logiques' | 'memoire_octets' | 'coeurs_autorises'>,
+): string {
   return `${m.architecture}|${m.cpu}|${m.coeurs_logiques} cores|${m.coeurs_autorises.length} usable|${Math.round(m.memoire_octets / 2 ** 30)} GiB`;
 }

@@ -34,7 +34,8 @@ export async function settle(limitSeconds: number, cores: number, deps: SettleDe
     const load = loadavg()[0] ?? 0;
     seen.push({ charge_1min: load, autre_cpu_coeurs: Number(outside.toFixed(3)) });
     const calm = load <= 0.5 * cores && outside < 0.5;
-    if (calm || waited + 1 > limitSeconds || deps.signal?.aborted) return { attendu_s: waited, limite_s: limitSeconds, calme: calm, vu: seen };
+    if (calm || waited + 1 > limitSeconds || deps.signal?.aborted)
+      return { attendu_s: waited, limite_s: limitSeconds, calme: calm, vu: seen };
     waited += 1;
   }
 }

@@ -70,11 +70,15 @@ export function upperControlLimit(values: readonly number[]): number | null {
 export const MIN_PASSES_FOR_SPREAD = 4;
 
 /** Two-sided 95% Student t quantiles, df 1 to 30 (standard table values). */
-const T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042];
+const T975 = [
+  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11,
+  2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
+];
 
 /** The 0.975 quantile of Student's t with `df` degrees of freedom (beyond 30, 1.96 + 2.5/df, within 0.002). */
 export function tQuantile975(df: number): number {
-  if (!Number.isInteger(df) || df < 1) throw new RangeError(`degrees of freedom must be a whole number >= 1, got ${df}`);
+  if (!Number.isInteger(df) || df < 1)
+    throw new RangeError(`degrees of freedom must be a whole number >= 1, got ${df}`);
   return T975[df - 1] ?? 1.96 + 2.5 / df;
 }
 
@@ -86,10 +90,12 @@ export const MIN_ROUNDS_TO_DECIDE = 2;
  * their logs, as factors. Rounds are the independent replicates (each ran every arm, in a shuffled
  * order, at its own moment), so drift between them is inside the interval. null below 2 rounds.
  */
-export function logMeanInterval(perRound: readonly number[]): { centre: number; halfWidth: number; lo: number; hi: number } | null {
+export function logMeanInterval(
+  perRound: readonly number[],
+): { centre: number; halfWidth: number; lo: number; hi: number } | null {
   const logs = perRound.filter((v) => Number.isFinite(v) && v > 0).map(Math.log);
   if (logs.length < MIN_ROUNDS_TO_DECIDE || logs.length < perRound.length) return null;
   const mean = logs.reduce((a, b) => a + b, 0) / logs.length;
-  const h = tQuantile975(logs.length - 1) * (stdev(logs) ?? 0) / Math.sqrt(logs.length);
+  const h = (tQuantile975(logs.length - 1) * (stdev(logs) ?? 0)) / Math.sqrt(logs.length);
   return { centre: Math.exp(mean), halfWidth: h, lo: Math.exp(mean - h), hi: Math.exp(mean + h) };
 }

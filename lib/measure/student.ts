@@ -6,7 +6,10 @@
 
 function logGamma(x: number): number {
   // Lanczos approximation (g = 7, 9 terms), accurate to ~1e-13 for x > 0.
-  const c = [0.9999999999998099, 676.5203681218851, -1259.1392167224028, 771.3234287776531, -176.6150291621406, 12.507343278686905, -0.13857109526572012, 9.984369578019572e-6, 1.5056327351493116e-7];
+  const c = [
+    0.9999999999998099, 676.5203681218851, -1259.1392167224028, 771.3234287776531, -176.6150291621406,
+    12.507343278686905, -0.13857109526572012, 9.984369578019572e-6, 1.5056327351493116e-7,
+  ];
   if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
   const z = x - 1;
   let a = c[0] as number;
@@ -23,7 +26,10 @@ function betaFraction(a: number, b: number, x: number): number {
   d = 1 / (Math.abs(d) < tiny ? tiny : d);
   let h = d;
   for (let m = 1; m <= 300; m += 1) {
-    for (const num of [(m * (b - m) * x) / ((a + 2 * m - 1) * (a + 2 * m)), (-(a + m) * (a + b + m) * x) / ((a + 2 * m) * (a + 2 * m + 1))]) {
+    for (const num of [
+      (m * (b - m) * x) / ((a + 2 * m - 1) * (a + 2 * m)),
+      (-(a + m) * (a + b + m) * x) / ((a + 2 * m) * (a + 2 * m + 1)),
+    ]) {
       d = 1 + num * d;
       d = 1 / (Math.abs(d) < tiny ? tiny : d);
       c = 1 + num / c;

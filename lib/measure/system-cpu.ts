@@ -41,7 +41,11 @@ export function parseProcStatBusy(text: string, cores?: readonly number[]): numb
 /** utime + stime (+ cutime + cstime with `withChildren`) of a /proc/<pid>/stat line. */
 export function parseSelfStatTicks(text: string, withChildren = true): number {
   // The command name may hold spaces and parentheses: fields start after the last ')'.
-  const rest = text.slice(text.lastIndexOf(')') + 2).trim().split(/\s+/).map(Number);
+  const rest = text
+    .slice(text.lastIndexOf(')') + 2)
+    .trim()
+    .split(/\s+/)
+    .map(Number);
   // rest[0] is field 3 (state); utime..cstime are fields 14..17.
   const own = (rest[11] ?? 0) + (rest[12] ?? 0);
   return withChildren ? own + (rest[13] ?? 0) + (rest[14] ?? 0) : own;
@@ -61,7 +65,9 @@ export function procCpuSampler(cores?: readonly number[]): CpuSampler {
   return {
     snapshot: (pids = []) => ({
       systemBusyTicks: parseProcStatBusy(readFileSync('/proc/stat', 'utf8'), cores),
-      ownTicks: parseSelfStatTicks(readFileSync('/proc/self/stat', 'utf8')) + [...new Set(pids)].filter((p) => p !== process.pid).reduce((sum, p) => sum + pidTicks(p), 0),
+      ownTicks:
+        parseSelfStatTicks(readFileSync('/proc/self/stat', 'utf8')) +
+        [...new Set(pids)].filter((p) => p !== process.pid).reduce((sum, p) => sum + pidTicks(p), 0),
       atMs: performance.now(),
     }),
   };

@@ -25,7 +25,10 @@ export function parseSchedstat(text: string): number {
  * first thread (the stream's own, alive while it asks) must be readable and non-zero: on a host
  * whose schedstat is missing or all zero the answer is null, unknown, never 0%.
  */
-export function threadsCpuSeconds(tids: readonly number[], read: (path: string) => string = (p) => readFileSync(p, 'utf8')): number | null {
+export function threadsCpuSeconds(
+  tids: readonly number[],
+  read: (path: string) => string = (p) => readFileSync(p, 'utf8'),
+): number | null {
   let ns = 0;
   for (const [i, tid] of tids.entries()) {
     let own: number;

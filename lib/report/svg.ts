@@ -7,7 +7,10 @@ import type { TopLevelSpec } from 'vega-lite';
  */
 export async function renderSvg(spec: TopLevelSpec): Promise<string> {
   const [{ compile }, { parse, View }] = await Promise.all([import('vega-lite'), import('vega')]);
-  const vegaSpec = compile({ ...spec, config: { ...spec.config, font: 'sans-serif', background: 'white' } } as TopLevelSpec).spec;
+  const vegaSpec = compile({
+    ...spec,
+    config: { ...spec.config, font: 'sans-serif', background: 'white' },
+  } as TopLevelSpec).spec;
   const view = new View(parse(vegaSpec), { renderer: 'none' });
   try {
     return await view.toSVG();

@@ -6,7 +6,15 @@ import type { CapacityFigure, CapacityInput, CapacityLayout } from './types.js';
  * Several runs' answers for one layout: the least any run gave (every run served that many), the
  * range from the least any run's trials left open to the most, and every run's answer.
  */
-function combineAnswers(answers: Array<{ k: number; range: { min: number; max: number }; sessions: number | null; gapRateMax: number | null; firstAudioP95Ms: number | null }>): CapacityFigure | null {
+function combineAnswers(
+  answers: Array<{
+    k: number;
+    range: { min: number; max: number };
+    sessions: number | null;
+    gapRateMax: number | null;
+    firstAudioP95Ms: number | null;
+  }>,
+): CapacityFigure | null {
   const least = [...answers].sort((a, b) => a.k - b.k)[0];
   if (!least) return null;
   return {
@@ -22,10 +30,27 @@ function combineAnswers(answers: Array<{ k: number; range: { min: number; max: n
 function layoutFigures(layout: string, answers: CapacityAnswerView[], total: number): CapacityLayout | null {
   const held = answers.filter((a) => a.controlsHeld);
   const noGaps = held.map((a) => a.noGap);
-  const noGap = noGaps.length > 0 && noGaps.every((n) => n !== null)
-    ? combineAnswers(noGaps.map((n) => ({ k: n.k, range: n.range, sessions: n.sessions, gapRateMax: n.gapRateMax, firstAudioP95Ms: null })))
-    : null;
-  const inBound = combineAnswers(held.map((a) => ({ k: a.inBound.k, range: a.inBound.range, sessions: null, gapRateMax: null, firstAudioP95Ms: a.inBound.firstAudioP95Ms })));
+  const noGap =
+    noGaps.length > 0 && noGaps.every((n) => n !== null)
+      ? combineAnswers(
+          noGaps.map((n) => ({
+            k: n.k,
+            range: n.range,
+            sessions: n.sessions,
+            gapRateMax: n.gapRateMax,
+            firstAudioP95Ms: null,
+          })),
+        )
+      : null;
+  const inBound = combineAnswers(
+    held.map((a) => ({
+      k: a.inBound.k,
+      range: a.inBound.range,
+      sessions: null,
+      gapRateMax: null,
+      firstAudioP95Ms: a.inBound.firstAudioP95Ms,
+    })),
+  );
   return inBound ? { layout, noGap, inBound, runsLeftOut: total - held.length } : null;
 }
 
@@ -38,11 +63,22 @@ export interface CapacityFigures {
 export function capacityFigures(runs: CapacityInput[], voice: string): CapacityFigures {
   const answers = runs.flatMap((r) => r.view.answers.filter((a) => a.voice === voice));
   const names = [...new Set(answers.map((a) => a.layout))];
-  const layouts = names.map((n) => layoutFigures(n, answers.filter((a) => a.layout === n), answers.filter((a) => a.layout === n).length)).filter((l): l is CapacityLayout => l !== null);
+  const layouts = names
+    .map((n) =>
+      layoutFigures(
+        n,
+        answers.filter((a) => a.layout === n),
+        answers.filter((a) => a.layout === n).length,
+      ),
+    )
+    .filter((l): l is CapacityLayout => l !== null);
   const score = (l: CapacityLayout): number => (l.noGap?.k ?? l.inBound.k) * 1000 + l.inBound.k;
   const best = [...layouts].sort((a, b) => score(b) - score(a))[0] ?? null;
   const leftOut = names.filter((n) => !layouts.some((l) => l.layout === n));
   const notes = leftOut.length > 0 ? [`capacity: ${leftOut.join(', ')} left out: no run of it held its controls`] : [];
-  if (runs.some((r) => r.view.schemaVersion === 1)) notes.push('capacity: schema 1 archives have no answer without the first-audio bound: their rows show the bounded answer only');
+  if (runs.some((r) => r.view.schemaVersion === 1))
+    notes.push(
+      'capacity: schema 1 archives have no answer without the first-audio bound: their rows show the bounded answer only',
+    );
   return { layouts, best, notes };
 }

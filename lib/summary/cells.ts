@@ -2,7 +2,20 @@
 import { signedPercent } from '../throughput/verdict/labels.js';
 import type { CapacityFigure, Combined, SummaryRow } from './types.js';
 
-export const COLUMNS = ['machine', 'cores', 'voice', 'runs (throughput + capacity)', 'dates', 'alone, x real time (95%)', 'best layout per K: lead over the next (95%)', 'live streams, no gap (best layout)', 'within the first-audio bound', 'peak RSS per stream', 'per live stream-hour', 'per hour of speech'] as const;
+export const COLUMNS = [
+  'machine',
+  'cores',
+  'voice',
+  'runs (throughput + capacity)',
+  'dates',
+  'alone, x real time (95%)',
+  'best layout per K: lead over the next (95%)',
+  'live streams, no gap (best layout)',
+  'within the first-audio bound',
+  'peak RSS per stream',
+  'per live stream-hour',
+  'per hour of speech',
+] as const;
 
 const x = (v: number): string => v.toFixed(v < 10 ? 2 : 1);
 /** Three significant figures, enough for a price and honest about its precision. */
@@ -13,14 +26,24 @@ export function speed(c: Combined | null): string {
   return `x${x(c.centre)}${c.interval ? ` [${x(c.interval[0])}, ${x(c.interval[1])}]` : ' (no interval)'}`;
 }
 
-const ratioText = (r: Combined | null): string => (r === null ? 'no figure' : `${signedPercent(r.centre)}${r.interval ? ` [${signedPercent(r.interval[0])}, ${signedPercent(r.interval[1])}]` : ' (no interval)'}`);
+const ratioText = (r: Combined | null): string =>
+  r === null
+    ? 'no figure'
+    : `${signedPercent(r.centre)}${r.interval ? ` [${signedPercent(r.interval[0])}, ${signedPercent(r.interval[1])}]` : ' (no interval)'}`;
 
 function lead(row: SummaryRow): string {
   if (row.bestPerK.length === 0) return '-';
-  return row.bestPerK.map((b) => {
-    const tied = b.tiedWith.length === 0 ? '' : ` (not told from ${b.tiedWith.map((t) => `${t.layout}: ${ratioText(t.ratio)}`).join('; ')})`;
-    return b.over ? `K=${b.k}: ${b.best}${tied}, ${ratioText(b.over.ratio)} over ${b.over.layout}` : `K=${b.k}: not resolved, ${b.best} leads${tied}`;
-  }).join('; ');
+  return row.bestPerK
+    .map((b) => {
+      const tied =
+        b.tiedWith.length === 0
+          ? ''
+          : ` (not told from ${b.tiedWith.map((t) => `${t.layout}: ${ratioText(t.ratio)}`).join('; ')})`;
+      return b.over
+        ? `K=${b.k}: ${b.best}${tied}, ${ratioText(b.over.ratio)} over ${b.over.layout}`
+        : `K=${b.k}: not resolved, ${b.best} leads${tied}`;
+    })
+    .join('; ');
 }
 
 const range = (f: CapacityFigure): string => (f.range.max > f.range.min ? ` (${f.range.min}-${f.range.max})` : '');
@@ -29,7 +52,10 @@ function live(row: SummaryRow): string {
   const b = row.bestCapacity;
   if (!b) return '-';
   if (!b.noGap) return `unknown (schema 1), ${b.layout}`;
-  const rate = b.noGap.gapRateMax === null ? '' : `, gap rate below ${Math.ceil(b.noGap.gapRateMax * 100)}% over ${b.noGap.sessions} sessions`;
+  const rate =
+    b.noGap.gapRateMax === null
+      ? ''
+      : `, gap rate below ${Math.ceil(b.noGap.gapRateMax * 100)}% over ${b.noGap.sessions} sessions`;
   // Layouts with as many live streams are named: the best is not better than they are.
   const tied = row.capacity.filter((l) => l !== b && l.noGap?.k === b.noGap?.k).map((l) => l.layout);
   return `${b.noGap.k}${range(b.noGap)}, ${b.layout}${rate}${tied.length > 0 ? `; as many with ${tied.join('; ')}` : ''}`;
@@ -48,8 +74,12 @@ function costs(row: SummaryRow): [string, string] {
   const s = c.perStreamHour;
   const h = c.perSpeechHour;
   return [
-    s ? `${money(s.centre)}${s.range[0] !== s.range[1] ? ` (${money(s.range[0])}-${money(s.range[1])})` : ''} at ${money(c.pricePerHour)}/h` : 'no capacity run',
-    h ? `${money(h.centre)}${h.interval ? ` [${money(h.interval[0])}, ${money(h.interval[1])}]` : ''}` : 'no throughput run',
+    s
+      ? `${money(s.centre)}${s.range[0] !== s.range[1] ? ` (${money(s.range[0])}-${money(s.range[1])})` : ''} at ${money(c.pricePerHour)}/h`
+      : 'no capacity run',
+    h
+      ? `${money(h.centre)}${h.interval ? ` [${money(h.interval[0])}, ${money(h.interval[1])}]` : ''}`
+      : 'no throughput run',
   ];
 }
 
@@ -58,45 +88,97 @@ export function rowCells(row: SummaryRow): string[] {
   const dates = row.dates ? (row.dates[0] === row.dates[1] ? row.dates[0] : `${row.dates[0]} to ${row.dates[1]}`) : '-';
   const voice = row.synthetic ? `${row.voice} (SYNTHETIC)` : row.voice;
   const rss = row.streamRssBytes === null ? '-' : `${Math.round(row.streamRssBytes / 2 ** 20)} MiB`;
-  return [row.label, String(row.cores), voice, runs, dates, speed(row.singleStream), lead(row), live(row), bounded(row), rss, ...costs(row)];
+  return [
+    row.label,
+    String(row.cores),
+    voice,
+    runs,
+    dates,
+    speed(row.singleStream),
+    lead(row),
+    live(row),
+    bounded(row),
+    rss,
+    ...costs(row),
+  ];
 }
 
 function combinedNote(what: string, c: Combined | null, show: (v: number) => string): string[] {
   if (!c || c.perRun.length < 2) return [];
   const runs = c.perRun.map(show).join(', ');
-  return [c.disagree
-    ? `${what}: the runs disagree (${runs}; their intervals do not overlap): each run counted as one draw`
-    : `${what}: ${c.perRun.length} runs (${runs}) ${c.method === 'pooled rounds' ? 'agree: their rounds pooled' : 'counted as draws'}`];
+  return [
+    c.disagree
+      ? `${what}: the runs disagree (${runs}; their intervals do not overlap): each run counted as one draw`
+      : `${what}: ${c.perRun.length} runs (${runs}) ${c.method === 'pooled rounds' ? 'agree: their rounds pooled' : 'counted as draws'}`,
+  ];
 }
 
 /** The row's caveats and how its figures were combined, in sentences. */
 export function rowNotes(row: SummaryRow): string[] {
   const notes = [...row.notes];
   notes.push(...combinedNote('alone', row.singleStream, (v) => `x${x(v)}`));
-  for (const b of row.bestPerK) if (b.over) notes.push(...combinedNote(`K=${b.k}, ${b.best} over ${b.over.layout}`, b.over.ratio, signedPercent));
+  for (const b of row.bestPerK)
+    if (b.over) notes.push(...combinedNote(`K=${b.k}, ${b.best} over ${b.over.layout}`, b.over.ratio, signedPercent));
   for (const l of row.capacity) {
-    if (l.noGap && new Set(l.noGap.perRun).size > 1) notes.push(`capacity ${l.layout}: runs answered ${l.noGap.perRun.join(', ')} live streams: the least shown`);
-    if (l.runsLeftOut > 0) notes.push(`capacity ${l.layout}: ${l.runsLeftOut} run${l.runsLeftOut > 1 ? 's' : ''} left out: controls failed`);
+    if (l.noGap && new Set(l.noGap.perRun).size > 1)
+      notes.push(`capacity ${l.layout}: runs answered ${l.noGap.perRun.join(', ')} live streams: the least shown`);
+    if (l.runsLeftOut > 0)
+      notes.push(`capacity ${l.layout}: ${l.runsLeftOut} run${l.runsLeftOut > 1 ? 's' : ''} left out: controls failed`);
   }
   return notes;
 }
 
-export const METHOD = "How runs combine: a figure of one run is that run's (95% interval between its rounds). Several runs of one machine pool their rounds while every run's interval overlaps every other's; once two do not, the machine moved between them and each run counts as one draw (wider, and said). At each K: the best layout, the layouts it cannot be told from (their ratio's interval holds 1), and its lead over the first layout it is resolved above, paired round by round within each run. Live streams: the least any run answered (every run served that many), with the widest of the runs' rerun ranges. Costs: the price over those figures, their ranges carried through.";
+export const METHOD =
+  "How runs combine: a figure of one run is that run's (95% interval between its rounds). Several " +
+  "runs of one machine pool their rounds while every run's interval overlaps every other's; once " +
+  'two do not, the machine moved between them and each run counts as one draw (wider, and said). ' +
+  "At each K: the best layout, the layouts it cannot be told from (their ratio's interval holds " +
+  '1), and its lead over the first layout it is resolved above, paired round by round within each ' +
+  'run. Live streams: the least any run answered (every run served that many), with the widest ' +
+  "of the runs' rerun ranges. Costs: the price over those figures, their ranges carried through.";
 
 /** Each machine once: its label and the fingerprint it stands for. */
 export function machineLines(rows: SummaryRow[]): string[] {
   const seen = new Map(rows.map((r) => [r.machine, r]));
-  return [...seen.values()].map((r) => `${r.label}: ${r.machine}${r.labelFrom === 'fingerprint' ? ' (named from its fingerprint; --label NAME on its runs names it)' : ''}`);
+  return [...seen.values()].map(
+    (r) =>
+      `${r.label}: ${r.machine}${r.labelFrom === 'fingerprint' ? ' (named from its fingerprint; --label NAME on its runs names it)' : ''}`,
+  );
 }
 
-export const LAYOUT_COLUMNS = ['machine', 'voice', 'layout', 'live streams, no gap (rerun range)', 'evidence at that K', 'within the first-audio bound', 'first audio p95', 'runs'] as const;
+export const LAYOUT_COLUMNS = [
+  'machine',
+  'voice',
+  'layout',
+  'live streams, no gap (rerun range)',
+  'evidence at that K',
+  'within the first-audio bound',
+  'first audio p95',
+  'runs',
+] as const;
 
 /** Every capacity layout of every row: both answers and their evidence. */
 export function layoutRows(rows: SummaryRow[]): string[][] {
-  return rows.flatMap((r) => r.capacity.map((l) => {
-    const a = l.noGap;
-    const evidence = a === null ? 'schema 1: not measured' : a.gapRateMax === null ? '-' : `${a.sessions} sessions, gap rate below ${Math.ceil(a.gapRateMax * 100)}%`;
-    const runs = `${l.inBound.perRun.length}${l.runsLeftOut > 0 ? ` (${l.runsLeftOut} left out: controls failed)` : ''}`;
-    return [r.label, r.synthetic ? `${r.voice} (SYNTHETIC)` : r.voice, l.layout, a === null ? 'unknown' : `${a.k}${range(a)}`, evidence, `${l.inBound.k}${range(l.inBound)}`, l.inBound.firstAudioP95Ms === null ? '-' : `${Math.round(l.inBound.firstAudioP95Ms)} ms`, runs];
-  }));
+  return rows.flatMap((r) =>
+    r.capacity.map((l) => {
+      const a = l.noGap;
+      const evidence =
+        a === null
+          ? 'schema 1: not measured'
+          : a.gapRateMax === null
+            ? '-'
+            : `${a.sessions} sessions, gap rate below ${Math.ceil(a.gapRateMax * 100)}%`;
+      const runs = `${l.inBound.perRun.length}${l.runsLeftOut > 0 ? ` (${l.runsLeftOut} left out: controls failed)` : ''}`;
+      return [
+        r.label,
+        r.synthetic ? `${r.voice} (SYNTHETIC)` : r.voice,
+        l.layout,
+        a === null ? 'unknown' : `${a.k}${range(a)}`,
+        evidence,
+        `${l.inBound.k}${range(l.inBound)}`,
+        l.inBound.firstAudioP95Ms === null ? '-' : `${Math.round(l.inBound.firstAudioP95Ms)} ms`,
+        runs,
+      ];
+    }),
+  );
 }

@@ -11,7 +11,12 @@ function namer(rows: SummaryRow[]): (r: SummaryRow) => string {
 }
 
 /** A bar per row at the figure, and a rule over the range a rerun may give. */
-function barsWithRange(id: string, title: string, axis: string, points: Array<{ row: string; value: number; lo: number; hi: number }>): ChartSpec {
+function barsWithRange(
+  id: string,
+  title: string,
+  axis: string,
+  points: Array<{ row: string; value: number; lo: number; hi: number }>,
+): ChartSpec {
   const y = { field: 'row', type: 'nominal' as const, title: null, sort: null, axis: { labelLimit: 420 } };
   return {
     id,
@@ -20,8 +25,14 @@ function barsWithRange(id: string, title: string, axis: string, points: Array<{ 
       width: 480,
       data: { values: points },
       layer: [
-        { mark: { type: 'bar', color: '#6baed6' }, encoding: { y, x: { field: 'value', type: 'quantitative', title: axis } } },
-        { mark: { type: 'rule', color: '#08306b', strokeWidth: 2 }, encoding: { y, x: { field: 'lo', type: 'quantitative' }, x2: { field: 'hi' } } },
+        {
+          mark: { type: 'bar', color: '#6baed6' },
+          encoding: { y, x: { field: 'value', type: 'quantitative', title: axis } },
+        },
+        {
+          mark: { type: 'rule', color: '#08306b', strokeWidth: 2 },
+          encoding: { y, x: { field: 'lo', type: 'quantitative' }, x2: { field: 'hi' } },
+        },
       ],
     },
   };
@@ -38,7 +49,23 @@ export function summaryCharts(rows: SummaryRow[]): ChartSpec[] {
     return c && Number.isFinite(c.range[1]) ? [{ row: name(r), value: c.centre, lo: c.range[0], hi: c.range[1] }] : [];
   });
   const charts: ChartSpec[] = [];
-  if (live.length > 0) charts.push(barsWithRange('live-streams', 'Live streams with no gap, best layout of each machine and voice; the line spans what a rerun may say', 'live streams', live));
-  if (cost.length > 0) charts.push(barsWithRange('cost-per-stream', 'Cost per live stream-hour (the --price per hour over the live streams); the line spans the same range', 'per live stream-hour', cost));
+  if (live.length > 0)
+    charts.push(
+      barsWithRange(
+        'live-streams',
+        'Live streams with no gap, best layout of each machine and voice; the line spans what a rerun may say',
+        'live streams',
+        live,
+      ),
+    );
+  if (cost.length > 0)
+    charts.push(
+      barsWithRange(
+        'cost-per-stream',
+        'Cost per live stream-hour (the --price per hour over the live streams); the line spans the same range',
+        'per live stream-hour',
+        cost,
+      ),
+    );
   return charts;
 }

@@ -24,19 +24,41 @@ export function combineRuns(runs: RunFigures[]): Combined | null {
     const perRun = withRounds.map((r) => geometricMean(r.rounds));
     if (runs.length === 1) {
       const i = own[0] ?? null;
-      return { centre: perRun[0] as number, interval: i ? [i.lo, i.hi] : null, method: 'one run', perRun, disagree: false };
+      return {
+        centre: perRun[0] as number,
+        interval: i ? [i.lo, i.hi] : null,
+        method: 'one run',
+        perRun,
+        disagree: false,
+      };
     }
     const intervals = own.map((i) => (i ? ([i.lo, i.hi] as [number, number]) : null));
-    const disagree = intervals.some((a, i) => intervals.some((b, j) => j > i && a !== null && b !== null && !overlap(a, b)));
+    const disagree = intervals.some((a, i) =>
+      intervals.some((b, j) => j > i && a !== null && b !== null && !overlap(a, b)),
+    );
     const pooled = disagree ? logMeanInterval(perRun) : logMeanInterval(withRounds.flatMap((r) => r.rounds));
     const centre = disagree ? geometricMean(perRun) : geometricMean(withRounds.flatMap((r) => r.rounds));
-    return { centre, interval: pooled ? [pooled.lo, pooled.hi] : null, method: disagree ? 'runs as draws' : 'pooled rounds', perRun, disagree };
+    return {
+      centre,
+      interval: pooled ? [pooled.lo, pooled.hi] : null,
+      method: disagree ? 'runs as draws' : 'pooled rounds',
+      perRun,
+      disagree,
+    };
   }
   // Some run has no rounds: nothing but one figure per run.
-  const points = runs.map((r) => (r.rounds.length > 0 ? geometricMean(r.rounds.filter((x) => x > 0)) : r.point)).filter((x): x is number => x !== null && x > 0);
+  const points = runs
+    .map((r) => (r.rounds.length > 0 ? geometricMean(r.rounds.filter((x) => x > 0)) : r.point))
+    .filter((x): x is number => x !== null && x > 0);
   if (points.length === 0) return null;
   const draws = points.length >= 2 ? logMeanInterval(points) : null;
-  return { centre: geometricMean(points), interval: draws ? [draws.lo, draws.hi] : null, method: points.length >= 2 ? 'runs as draws' : 'no rounds', perRun: points, disagree: false };
+  return {
+    centre: geometricMean(points),
+    interval: draws ? [draws.lo, draws.hi] : null,
+    method: points.length >= 2 ? 'runs as draws' : 'no rounds',
+    perRun: points,
+    disagree: false,
+  };
 }
 
 /** Round by round, a over b within each run (rounds where either did not run are left out). */

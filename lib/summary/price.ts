@@ -16,7 +16,11 @@ export function parsePrices(values: readonly string[]): Prices {
   for (const v of values) {
     const at = v.lastIndexOf('=');
     const [label, amount] = at < 0 ? [null, v] : [v.slice(0, at).trim(), v.slice(at + 1).trim()];
-    if (!AMOUNT.test(amount) || !(Number(amount) > 0) || label === '') throw new PiperParallelError('USAGE', `--price must be LABEL=AMOUNT or AMOUNT, an hourly price above 0, got "${v}"; e.g. --price pi5=0.01 --price 0.05`);
+    if (!AMOUNT.test(amount) || !(Number(amount) > 0) || label === '')
+      throw new PiperParallelError(
+        'USAGE',
+        `--price must be LABEL=AMOUNT or AMOUNT, an hourly price above 0, got "${v}"; e.g. --price pi5=0.01 --price 0.05`,
+      );
     if (label === null) prices.fallback = Number(amount);
     else prices.byLabel.set(label, Number(amount));
   }
@@ -35,11 +39,18 @@ export function costOf(row: Pick<SummaryRow, 'bestCapacity' | 'bestPerK' | 'sing
   return {
     pricePerHour: price,
     perStreamHour: live ? { centre: per(live.k), range: [per(live.range.max), per(live.range.min)] } : null,
-    perSpeechHour: speech ? { centre: price / speech.centre, interval: speech.interval ? [price / speech.interval[1], price / speech.interval[0]] : null } : null,
+    perSpeechHour: speech
+      ? {
+          centre: price / speech.centre,
+          interval: speech.interval ? [price / speech.interval[1], price / speech.interval[0]] : null,
+        }
+      : null,
   };
 }
 
 /** Prices that name no machine: a typo would otherwise leave a machine silently unpriced. */
 export function unusedPrices(prices: Prices, labels: ReadonlySet<string>): string[] {
-  return [...prices.byLabel.keys()].filter((l) => !labels.has(l)).map((l) => `--price ${l}=...: no machine here is called ${l}; the labels are ${[...labels].join(', ')}`);
+  return [...prices.byLabel.keys()]
+    .filter((l) => !labels.has(l))
+    .map((l) => `--price ${l}=...: no machine here is called ${l}; the labels are ${[...labels].join(', ')}`);
 }

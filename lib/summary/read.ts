@@ -52,43 +52,95 @@ function streamRss(a: Archive['bras'][number]): number | null {
 
 function currentArms(a: Archive): SummaryArm[] {
   return a.bras.map((b) => ({
-    voice: b.voix, voiceSha256: b.voix_sha256, synthetic: b.voix_synthetique, engine: `${b.moteur === 'sherpa' ? 'sherpa-onnx' : 'onnxruntime-node'}, ${b.portee ?? 'model'}`,
-    k: b.flux_simultanes, threads: b.fils_par_flux, isolation: b.isolation, pinned: b.affinite_demandee, held: b.controle_tenu,
-    rounds: b.debit_agrege_manches, point: b.debit_agrege_centre ?? b.debit_agrege_passe_mediane, streamRssBytes: streamRss(b),
+    voice: b.voix,
+    voiceSha256: b.voix_sha256,
+    synthetic: b.voix_synthetique,
+    engine: `${b.moteur === 'sherpa' ? 'sherpa-onnx' : 'onnxruntime-node'}, ${b.portee ?? 'model'}`,
+    k: b.flux_simultanes,
+    threads: b.fils_par_flux,
+    isolation: b.isolation,
+    pinned: b.affinite_demandee,
+    held: b.controle_tenu,
+    rounds: b.debit_agrege_manches,
+    point: b.debit_agrege_centre ?? b.debit_agrege_passe_mediane,
+    streamRssBytes: streamRss(b),
   }));
 }
 
 /** Archives from before rounds (schema 1, the Python script): one aggregate per arm, no interval. */
 function olderArms(arms: ComparableArm[], synthetic: Set<string>): SummaryArm[] {
   return arms.map((b) => ({
-    voice: b.voice, voiceSha256: b.voiceSha256, synthetic: synthetic.has(b.voice) || b.voice.startsWith('synthetic-'), engine: b.engine,
-    k: b.streams, threads: b.threads, isolation: b.isolation, pinned: b.pinned,
-    held: b.held, rounds: [], point: b.aggregate, streamRssBytes: null,
+    voice: b.voice,
+    voiceSha256: b.voiceSha256,
+    synthetic: synthetic.has(b.voice) || b.voice.startsWith('synthetic-'),
+    engine: b.engine,
+    k: b.streams,
+    threads: b.threads,
+    isolation: b.isolation,
+    pinned: b.pinned,
+    held: b.held,
+    rounds: [],
+    point: b.aggregate,
+    streamRssBytes: null,
   }));
 }
 
 function throughputInput(value: unknown, file: string): SummaryInput {
   const x = Extras.parse(value);
-  const base = { file, label: x.etiquette ?? null, dateUtc: x.date_utc ?? null, toolVersion: x.version_outil ?? null, onnxruntimeVersion: x.version_onnxruntime ?? null };
+  const base = {
+    file,
+    label: x.etiquette ?? null,
+    dateUtc: x.date_utc ?? null,
+    toolVersion: x.version_outil ?? null,
+    onnxruntimeVersion: x.version_onnxruntime ?? null,
+  };
   const current = ArchiveSchema.safeParse(value);
   if (current.success) {
     const a = current.data;
-    return { ...base, kind: 'throughput', fingerprint: machineFingerprint(a.machine_detail), cores: a.coeurs, textSha256: a.protocole.texte.sha256, arms: currentArms(a) };
+    return {
+      ...base,
+      kind: 'throughput',
+      fingerprint: machineFingerprint(a.machine_detail),
+      cores: a.coeurs,
+      textSha256: a.protocole.texte.sha256,
+      arms: currentArms(a),
+    };
   }
   // Older archives: compare's reader knows them (and names what it cannot read).
   const c = toComparable(value, file);
   const synthetic = new Set((x.voix ?? []).filter((v) => v.synthetique).map((v) => v.nom));
-  return { ...base, kind: 'throughput', fingerprint: c.machine ?? 'unknown machine', cores: x.coeurs ?? 0, textSha256: c.workload.text, arms: olderArms(c.arms, synthetic) };
+  return {
+    ...base,
+    kind: 'throughput',
+    fingerprint: c.machine ?? 'unknown machine',
+    cores: x.coeurs ?? 0,
+    textSha256: c.workload.text,
+    arms: olderArms(c.arms, synthetic),
+  };
 }
 
 /** One archive file as a summary input, or a one-line problem naming it. */
 export async function readSummaryInput(file: string): Promise<SummaryInput | string> {
   try {
     const value = await readJsonFile(file);
-    if (typeof value !== 'object' || value === null) throw new PiperParallelError('USAGE', `${file} is not an archive (not a JSON object); give a file from measurements/`);
+    if (typeof value !== 'object' || value === null)
+      throw new PiperParallelError(
+        'USAGE',
+        `${file} is not an archive (not a JSON object); give a file from measurements/`,
+      );
     if ((value as { type?: unknown }).type !== 'capacite') return throughputInput(value, file);
     const view = capacityView(value, file);
-    return { kind: 'capacity', file, fingerprint: machineFingerprint(view.machine), cores: view.cores, label: view.label, dateUtc: view.dateUtc, toolVersion: view.toolVersion, onnxruntimeVersion: view.onnxruntimeVersion, view };
+    return {
+      kind: 'capacity',
+      file,
+      fingerprint: machineFingerprint(view.machine),
+      cores: view.cores,
+      label: view.label,
+      dateUtc: view.dateUtc,
+      toolVersion: view.toolVersion,
+      onnxruntimeVersion: view.onnxruntimeVersion,
+      view,
+    };
   } catch (err) {
     return toError(err).message;
   }

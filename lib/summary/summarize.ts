@@ -14,7 +14,10 @@ export interface SummaryOptions {
  * A file that cannot be read is one line in `problems`; the others are still summarized.
  */
 export async function summarizeMachines(paths: string[], options: SummaryOptions = {}): Promise<Summary> {
-  const prices = Array.isArray(options.prices) || options.prices === undefined ? parsePrices((options.prices as readonly string[] | undefined) ?? []) : (options.prices as Prices);
+  const prices =
+    Array.isArray(options.prices) || options.prices === undefined
+      ? parsePrices((options.prices as readonly string[] | undefined) ?? [])
+      : (options.prices as Prices);
   const { files, problems } = await archiveFiles(paths);
   const read = await Promise.all(files.map(readSummaryInput));
   const inputs = read.filter((r): r is SummaryInput => typeof r !== 'string');

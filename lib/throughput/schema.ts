@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { ConditionSchema, ControlSchema, MachineSchema, SettleSchema, type Condition, type MachineBlock } from '../archive/common-schema.js';
+import {
+  ConditionSchema,
+  ControlSchema,
+  MachineSchema,
+  SettleSchema,
+  type Condition,
+  type MachineBlock,
+} from '../archive/common-schema.js';
 
 export { ConditionSchema, ControlSchema, MachineSchema, SettleSchema, type Condition, type MachineBlock };
 
@@ -65,7 +72,6 @@ export const ChildSchema = z.object({
     rtf_limite_controle: figure,
   }),
 });
-
 
 export const SyncSchema = z.object({
   passe: z.number().int().nonnegative(),
@@ -159,14 +165,18 @@ export const ArmSchema = z.object({
   /** dispersion_relative > 10%, or unknown (too few passes). */
   bruyant: z.boolean(),
   /** Where this arm ran in each round: its place in the round's shuffled order (1-based), its state and wall time. */
-  manches: z.array(z.object({ manche: z.number().int().positive(), ordre: z.number().int().positive(), etat: z.enum(['done', 'failed', 'timed-out', 'aborted']), mural_s: z.number() })),
+  manches: z.array(
+    z.object({
+      manche: z.number().int().positive(),
+      ordre: z.number().int().positive(),
+      etat: z.enum(['done', 'failed', 'timed-out', 'aborted']),
+      mural_s: z.number(),
+    }),
+  ),
   cpu_somme_medianes: figure,
   controles: z.array(ControlSchema),
   controle_tenu: z.boolean(),
 });
-
-
-
 
 export const ArchiveSchema = z.object({
   schema_version: z.literal(SCHEMA_VERSION),
@@ -206,14 +216,25 @@ export const ArchiveSchema = z.object({
     /** Rounds planned: each runs every arm once, in an order shuffled by the seed; passes_par_bras is split between them. */
     manches_prevues: z.number().int().positive(),
     graine: z.number().int(),
-    /** --precision: after a pilot (the planned rounds, at least 6), the rounds its spread called for to bring every layout ratio's interval within ±this %; null when not asked. */
+    /**
+     * --precision: after a pilot (the planned rounds, at least 6), the rounds its spread called for
+     * to bring every layout ratio's interval within ±this %; null when not asked.
+     */
     precision_pct: figure,
     /** --max-minutes: the budget for added rounds; null when not asked. */
     minutes_max: figure,
     /** --margin: two layouts within ±this % of each other are called equivalent. Absent before it (6). */
     marge_equivalence_pct: z.number().positive().optional(),
   }),
-  voix: z.array(z.object({ nom: z.string(), synthetique: z.boolean(), sha256: z.string(), taille_octets: z.number().int(), frequence_hz: z.number().int() })),
+  voix: z.array(
+    z.object({
+      nom: z.string(),
+      synthetique: z.boolean(),
+      sha256: z.string(),
+      taille_octets: z.number().int(),
+      frequence_hz: z.number().int(),
+    }),
+  ),
   bras: z.array(ArmSchema),
   verdict: z.object({
     phrases: z.array(z.string()),
@@ -222,7 +243,14 @@ export const ArchiveSchema = z.object({
         voix: z.string(),
         flux: z.number().int(),
         resolu: z.boolean(),
-        classement: z.array(z.object({ disposition: z.string(), debit_agrege: figure, ic95: z.tuple([z.number(), z.number()]).nullable(), debit_par_requete: figure })),
+        classement: z.array(
+          z.object({
+            disposition: z.string(),
+            debit_agrege: figure,
+            ic95: z.tuple([z.number(), z.number()]).nullable(),
+            debit_par_requete: figure,
+          }),
+        ),
         /** The engine and scope these layouts ran on, when the run had more than the default. */
         moteur: z.enum(['onnxruntime', 'sherpa']).optional(),
         portee: z.enum(['model', 'text']).optional(),
@@ -238,7 +266,16 @@ export const ArchiveSchema = z.object({
      * over onnxruntime-node, paired by round; null where either arm's controls failed. Absent before engines.
      */
     moteurs: z
-      .array(z.object({ voix: z.string(), flux: z.number().int(), disposition: z.string(), portee: z.enum(['model', 'text']), paire: PairSchema.nullable(), phrase: z.string() }))
+      .array(
+        z.object({
+          voix: z.string(),
+          flux: z.number().int(),
+          disposition: z.string(),
+          portee: z.enum(['model', 'text']),
+          paire: PairSchema.nullable(),
+          phrase: z.string(),
+        }),
+      )
       .optional(),
   }),
   controle_tenu: z.boolean(),
@@ -246,7 +283,11 @@ export const ArchiveSchema = z.object({
   /** Every round as it ran: the arms in the order they ran (voice and condition). */
   manches: z.array(z.object({ manche: z.number().int().positive(), ordre: z.array(z.string()) })),
   /** Why the run stopped adding rounds. */
-  arret: z.object({ raison: z.enum(['planned', 'precise', 'time']), manches: z.number().int().nonnegative(), detail: z.string() }),
+  arret: z.object({
+    raison: z.enum(['planned', 'precise', 'time']),
+    manches: z.number().int().nonnegative(),
+    detail: z.string(),
+  }),
 });
 
 export type Archive = z.infer<typeof ArchiveSchema>;

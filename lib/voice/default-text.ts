@@ -15,7 +15,4 @@ export const DEFAULT_SENTENCES: readonly string[] = [
  * than the first, so a listener served at real time hears no gap. A machine that falls behind
  * cannot hide it in so short a reply: a trial also counts only when it kept pace (see record.ts).
  */
-export const CAPACITY_SENTENCES: readonly string[] = [
-  'Votre demande est notée.',
-  'Merci, à bientôt.',
-];
+export const CAPACITY_SENTENCES: readonly string[] = ['Votre demande est notée.', 'Merci, à bientôt.'];

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -34,10 +35,17 @@ async function get(url: string, timeoutMs: number): Promise<Response> {
   try {
     res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
   } catch (err) {
-    throw new PiperParallelError('FETCH', `could not reach ${url} (${toError(err).message}); check the network or set --base-url / ${BASE_URL_ENV} to a mirror`, { cause: err });
+    throw new PiperParallelError(
+      'FETCH',
+      `could not reach ${url} (${toError(err).message}); check the network or set --base-url / ${BASE_URL_ENV} to a mirror`,
+      { cause: err },
+    );
   }
   if (!res.ok || !res.body) {
-    throw new PiperParallelError('FETCH', `${url} answered HTTP ${res.status}; check the voice name or the mirror (--base-url / ${BASE_URL_ENV})`);
+    throw new PiperParallelError(
+      'FETCH',
+      `${url} answered HTTP ${res.status}; check the voice name or the mirror (--base-url / ${BASE_URL_ENV})`,
+    );
   }
   return res;
 }
@@ -52,18 +60,26 @@ export async function fetchCatalogue(baseUrl: string, timeoutMs = 60_000): Promi
     throw new PiperParallelError('FETCH', `${url} is not valid JSON; check the mirror`, { cause: err });
   }
   const parsed = CatalogueSchema.safeParse(body);
-  if (!parsed.success) throw new PiperParallelError('FETCH', `${url} is not a Piper voices.json catalogue; check the mirror`, { cause: parsed.error });
+  if (!parsed.success)
+    throw new PiperParallelError('FETCH', `${url} is not a Piper voices.json catalogue; check the mirror`, {
+      cause: parsed.error,
+    });
   return parsed.data;
 }
 
 /** Download one file to a temporary name, check size and MD5, rename only when both match. */
-async function downloadVerified(url: string, dest: string, expected: { size_bytes: number; md5_digest: string }, timeoutMs: number): Promise<number> {
+async function downloadVerified(
+  url: string,
+  dest: string,
+  expected: { size_bytes: number; md5_digest: string },
+  timeoutMs: number,
+): Promise<number> {
   const tmp = `${dest}.part-${process.pid}`;
   const md5 = createHash('md5');
   let size = 0;
   try {
     const res = await get(url, timeoutMs);
-    const body = Readable.fromWeb(res.body as import('node:stream/web').ReadableStream<Uint8Array>);
+    const body = Readable.fromWeb(res.body as WebReadableStream<Uint8Array>);
     body.on('data', (chunk: Buffer) => {
       md5.update(chunk);
       size += chunk.length;
@@ -72,14 +88,19 @@ async function downloadVerified(url: string, dest: string, expected: { size_byte
   } catch (err) {
     await rm(tmp, { force: true });
     if (err instanceof PiperParallelError) throw err;
-    throw new PiperParallelError('FETCH', `download of ${url} broke off after ${size} bytes (${toError(err).message}); nothing was kept, run the command again`, { cause: err });
+    throw new PiperParallelError(
+      'FETCH',
+      `download of ${url} broke off after ${size} bytes (${toError(err).message}); nothing was kept, run the command again`,
+      { cause: err },
+    );
   }
   const digest = md5.digest('hex');
   if (size !== expected.size_bytes || digest !== expected.md5_digest) {
     await rm(tmp, { force: true });
     throw new PiperParallelError(
       'DIGEST_MISMATCH',
-      `${path.basename(dest)}: expected ${expected.size_bytes} bytes md5 ${expected.md5_digest}, got ${size} bytes md5 ${digest}; the download was deleted, try again or use another mirror`,
+      `${path.basename(dest)}: expected ${expected.size_bytes} bytes md5 ${expected.md5_digest}, got ` +
+        `${size} bytes md5 ${digest}; the download was deleted, try again or use another mirror`,
     );
   }
   await rename(tmp, dest);
@@ -96,8 +117,13 @@ export async function fetchVoices(names: readonly string[], options: FetchOption
   for (const name of names) {
     const entry = catalogue[name];
     if (!entry) {
-      const close = Object.keys(catalogue).filter((k) => k.split('-')[0] === name.split('-')[0]).slice(0, 8);
-      throw new PiperParallelError('FETCH', `voice "${name}" is not in the catalogue at ${baseUrl}/voices.json${close.length ? ` (same language: ${close.join(', ')})` : ''}; check the name`);
+      const close = Object.keys(catalogue)
+        .filter((k) => k.split('-')[0] === name.split('-')[0])
+        .slice(0, 8);
+      throw new PiperParallelError(
+        'FETCH',
+        `voice "${name}" is not in the catalogue at ${baseUrl}/voices.json${close.length ? ` (same language: ${close.join(', ')})` : ''}; check the name`,
+      );
     }
     const files = Object.entries(entry.files).filter(([p]) => p.endsWith('.onnx') || p.endsWith('.onnx.json'));
     // The config last, so a voice is never half-installed under its final names.

@@ -36,7 +36,11 @@ function loadModule(): Promise<PhonemizeModule> {
       locateFile: (file: string) => path.join(dir, file),
     }).catch((err: unknown) => {
       modulePromise = undefined;
-      throw new PiperParallelError('PHONEMIZE', `could not load the piper_phonemize WebAssembly build from ${dir}; reinstall with npm ci`, { cause: toError(err) });
+      throw new PiperParallelError(
+        'PHONEMIZE',
+        `could not load the piper_phonemize WebAssembly build from ${dir}; reinstall with npm ci`,
+        { cause: toError(err) },
+      );
     });
   }
   return modulePromise;
@@ -54,11 +58,18 @@ export async function phonemizeLine(text: string, espeakVoice: string): Promise<
   try {
     mod.callMain(['-l', espeakVoice, '--input', JSON.stringify([{ text }]), '--espeak_data', '/espeak-ng-data']);
   } catch (err) {
-    throw new PiperParallelError('PHONEMIZE', `phonemizing failed for espeak voice "${espeakVoice}" (${errors.join(' ') || String(err)}); check the voice's espeak.voice`, { cause: toError(err) });
+    throw new PiperParallelError(
+      'PHONEMIZE',
+      `phonemizing failed for espeak voice "${espeakVoice}" (${errors.join(' ') || String(err)}); check the voice's espeak.voice`,
+      { cause: toError(err) },
+    );
   }
   const line = printed.find((l) => l.startsWith('{'));
   if (!line) {
-    throw new PiperParallelError('PHONEMIZE', `piper_phonemize printed nothing for espeak voice "${espeakVoice}" (${errors.join(' ') || 'no message'}); check the voice's espeak.voice`);
+    throw new PiperParallelError(
+      'PHONEMIZE',
+      `piper_phonemize printed nothing for espeak voice "${espeakVoice}" (${errors.join(' ') || 'no message'}); check the voice's espeak.voice`,
+    );
   }
   const out = JSON.parse(line) as { phonemes?: unknown; phoneme_ids?: unknown };
   const phonemes = Array.isArray(out.phonemes) ? out.phonemes.map(String) : [];
@@ -74,7 +85,8 @@ export function splitSentences(phonemes: string[], ids: number[]): PhonemizedSen
   let current: number[] | undefined;
   for (const id of ids) {
     if (id === bos && current === undefined) current = [];
-    if (current === undefined) throw new PiperParallelError('PHONEMIZE', `unexpected id ${id} outside a sentence in piper_phonemize output`);
+    if (current === undefined)
+      throw new PiperParallelError('PHONEMIZE', `unexpected id ${id} outside a sentence in piper_phonemize output`);
     current.push(id);
     if (id === eos) {
       sentenceIds.push(current);
@@ -98,7 +110,10 @@ export function splitSentences(phonemes: string[], ids: number[]): PhonemizedSen
     }
     const expected = inner[s]?.[k];
     if (expected !== id) {
-      throw new PiperParallelError('PHONEMIZE', `piper_phonemize output is inconsistent at phoneme "${p}" (id ${id}, expected ${String(expected)})`);
+      throw new PiperParallelError(
+        'PHONEMIZE',
+        `piper_phonemize output is inconsistent at phoneme "${p}" (id ${id}, expected ${String(expected)})`,
+      );
     }
     sentences[s]?.phonemes.push(p);
     k += 1;

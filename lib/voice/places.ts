@@ -24,12 +24,21 @@ export type VoiceSource = '--voices-dir' | './voices' | 'cache' | 'cache (synthe
 
 /** This tool's folder in the user's cache: $XDG_CACHE_HOME/piper-parallel, or ~/.cache/piper-parallel. */
 export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
-  const cacheHome = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(os.homedir(), '.cache');
+  const cacheHome =
+    env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(os.homedir(), '.cache');
   return path.join(cacheHome, 'piper-parallel');
 }
 
-export function voicePlaces(voicesDir: string | undefined, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): VoicePlaces {
-  return { explicit: voicesDir === undefined ? undefined : path.resolve(cwd, voicesDir), local: path.resolve(cwd, 'voices'), cache: path.join(cacheRoot(env), 'voices') };
+export function voicePlaces(
+  voicesDir: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = process.cwd(),
+): VoicePlaces {
+  return {
+    explicit: voicesDir === undefined ? undefined : path.resolve(cwd, voicesDir),
+    local: path.resolve(cwd, 'voices'),
+    cache: path.join(cacheRoot(env), 'voices'),
+  };
 }
 
 /** Synthetic voices of this builder, in the cache. */
@@ -45,17 +54,26 @@ async function hasRealVoice(dir: string): Promise<boolean> {
 export async function voiceHome(places: VoicePlaces, synthetic: boolean): Promise<{ dir: string; from: VoiceSource }> {
   if (places.explicit) return { dir: places.explicit, from: '--voices-dir' };
   if (await hasRealVoice(places.local)) return { dir: places.local, from: './voices' };
-  return synthetic ? { dir: syntheticCacheDir(places), from: 'cache (synthetic)' } : { dir: places.cache, from: 'cache' };
+  return synthetic
+    ? { dir: syntheticCacheDir(places), from: 'cache (synthetic)' }
+    : { dir: places.cache, from: 'cache' };
 }
 
 /** The places searched, in order. */
 function searched(places: VoicePlaces): Array<{ dir: string; from: VoiceSource }> {
   if (places.explicit) return [{ dir: places.explicit, from: '--voices-dir' }];
-  return [{ dir: places.local, from: './voices' }, { dir: places.cache, from: 'cache' }, { dir: syntheticCacheDir(places), from: 'cache (synthetic)' }];
+  return [
+    { dir: places.local, from: './voices' },
+    { dir: places.cache, from: 'cache' },
+    { dir: syntheticCacheDir(places), from: 'cache (synthetic)' },
+  ];
 }
 
 /** Where `name` is installed, in the order the places are searched; undefined when nowhere. */
-export async function findVoice(name: string, places: VoicePlaces): Promise<{ dir: string; from: VoiceSource } | undefined> {
+export async function findVoice(
+  name: string,
+  places: VoicePlaces,
+): Promise<{ dir: string; from: VoiceSource } | undefined> {
   for (const p of searched(places)) if ((await installedVoiceNames(p.dir)).includes(name)) return p;
   return undefined;
 }
@@ -73,7 +91,11 @@ export async function locateVoice(name: string, places: VoicePlaces): Promise<Vo
   if (!found) {
     const where = places.explicit ? places.explicit : `${places.local} or ${places.cache}`;
     const installed = [...new Set((await allVoices(places)).map((v) => v.name))];
-    throw new PiperParallelError('VOICE_MISSING', `voice "${name}" is not in ${where} (installed: ${installed.length > 0 ? installed.join(', ') : 'none'}); run \`piper-parallel voices fetch ${name}\` or pass --voices-dir`);
+    throw new PiperParallelError(
+      'VOICE_MISSING',
+      `voice "${name}" is not in ${where} (installed: ${installed.length > 0 ? installed.join(', ') : 'none'}); ` +
+        `run \`piper-parallel voices fetch ${name}\` or pass --voices-dir`,
+    );
   }
   return { ...(await readVoice(name, found.dir)), from: found.from };
 }

@@ -9,5 +9,4 @@ export interface PrepareRequest {
 }
 
 export type PrepareReply =
-  | { state: 'done'; prepared: PreparedText }
-  | { state: 'failed'; message: string; code: ErrorCode | undefined };
+  { state: 'done'; prepared: PreparedText } | { state: 'failed'; message: string; code: ErrorCode | undefined };

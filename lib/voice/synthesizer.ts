@@ -48,7 +48,8 @@ export const PIPER_SESSION_OPTIONS = {
 } as const satisfies Ort.InferenceSession.SessionOptions;
 
 /** The same, in words, for the archive (compare refuses to set runs with other settings side by side). */
-export const PIPER_SESSION_LABEL = 'intra-op T, inter-op 1, sequential, graph optimization basic, CPU memory arena off, memory pattern off (as Piper sets them)';
+export const PIPER_SESSION_LABEL =
+  'intra-op T, inter-op 1, sequential, graph optimization basic, CPU memory arena off, memory pattern off (as Piper sets them)';
 
 type Feeds = Record<string, Ort.Tensor>;
 export interface SentenceFeeds {
@@ -58,16 +59,26 @@ export interface SentenceFeeds {
 
 /** One onnxruntime session for one voice, created once and reused for every pass. */
 export class Synthesizer {
+  private readonly session: Ort.InferenceSession;
+  private readonly scales: Ort.Tensor;
+  private readonly sid: Ort.Tensor | undefined;
+
   private constructor(
     readonly voice: VoiceInfo,
     private readonly ort: typeof Ort,
-    private readonly session: Ort.InferenceSession,
-    private readonly scales: Ort.Tensor,
-    private readonly sid: Ort.Tensor | undefined,
+    made: { session: Ort.InferenceSession; scales: Ort.Tensor; sid: Ort.Tensor | undefined },
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.session = made.session;
+    this.scales = made.scales;
+    this.sid = made.sid;
+  }
 
-  static async create(voice: VoiceInfo, options: SynthesizerOptions = {}, now: () => number = performance.now.bind(performance)): Promise<Synthesizer> {
+  static async create(
+    voice: VoiceInfo,
+    options: SynthesizerOptions = {},
+    now: () => number = performance.now.bind(performance),
+  ): Promise<Synthesizer> {
     const threads = options.threads ?? 1;
     if (!Number.isInteger(threads) || threads < 1) {
       throw new PiperParallelError('USAGE', `--threads must be a whole number >= 1 (got ${threads})`);
@@ -79,8 +90,13 @@ export class Synthesizer {
       const speaker = options.speaker ?? 0;
       const id = typeof speaker === 'number' ? speaker : cfg.speaker_id_map?.[speaker];
       if (id === undefined || !Number.isInteger(id) || id < 0 || id >= cfg.num_speakers) {
-        const names = Object.keys(cfg.speaker_id_map ?? {}).slice(0, 10).join(', ');
-        throw new PiperParallelError('USAGE', `--speaker "${String(speaker)}" is not a speaker of ${voice.name} (ids 0-${cfg.num_speakers - 1}; names: ${names})`);
+        const names = Object.keys(cfg.speaker_id_map ?? {})
+          .slice(0, 10)
+          .join(', ');
+        throw new PiperParallelError(
+          'USAGE',
+          `--speaker "${String(speaker)}" is not a speaker of ${voice.name} (ids 0-${cfg.num_speakers - 1}; names: ${names})`,
+        );
       }
       sid = new ort.Tensor('int64', BigInt64Array.from([BigInt(id)]), [1]);
     } else if (options.speaker !== undefined) {
@@ -95,21 +111,33 @@ export class Synthesizer {
         ...PIPER_SESSION_OPTIONS,
       });
     } catch (err) {
-      throw new PiperParallelError('VOICE_LOAD', `${voice.onnxPath}: onnxruntime could not load it (${toError(err).message.split('\n')[0]}); fetch or build the voice again`, { cause: err });
+      throw new PiperParallelError(
+        'VOICE_LOAD',
+        `${voice.onnxPath}: onnxruntime could not load it (${toError(err).message.split('\n')[0]}); fetch or build the voice again`,
+        { cause: err },
+      );
     }
     const scales = new ort.Tensor(
       'float32',
-      Float32Array.from([options.noiseScale ?? cfg.inference.noise_scale, options.lengthScale ?? cfg.inference.length_scale, options.noiseW ?? cfg.inference.noise_w]),
+      Float32Array.from([
+        options.noiseScale ?? cfg.inference.noise_scale,
+        options.lengthScale ?? cfg.inference.length_scale,
+        options.noiseW ?? cfg.inference.noise_w,
+      ]),
       [3],
     );
-    return new Synthesizer(voice, ort, session, scales, sid, now);
+    return new Synthesizer(voice, ort, { session, scales, sid }, now);
   }
 
   /** Input tensors for each sentence, built once so a timed pass only runs inference. */
   feedsFor(prepared: PreparedText): SentenceFeeds[] {
     return prepared.sentences.map((s) => {
       const feeds: Feeds = {
-        input: new this.ort.Tensor('int64', BigInt64Array.from(s.ids, (v) => BigInt(v)), [1, s.ids.length]),
+        input: new this.ort.Tensor(
+          'int64',
+          BigInt64Array.from(s.ids, (v) => BigInt(v)),
+          [1, s.ids.length],
+        ),
         input_lengths: new this.ort.Tensor('int64', BigInt64Array.from([BigInt(s.ids.length)]), [1]),
         scales: this.scales,
       };
@@ -129,17 +157,30 @@ export class Synthesizer {
       try {
         out = await this.session.run(f.feeds);
       } catch (err) {
-        throw new PiperParallelError('SYNTHESIS', `onnxruntime failed while synthesizing with ${this.voice.name} (${toError(err).message.split('\n')[0]})`, { cause: err });
+        throw new PiperParallelError(
+          'SYNTHESIS',
+          `onnxruntime failed while synthesizing with ${this.voice.name} (${toError(err).message.split('\n')[0]})`,
+          { cause: err },
+        );
       }
       const t1 = this.now();
       const tensor = out.output;
       if (!tensor || !(tensor.data instanceof Float32Array)) {
-        throw new PiperParallelError('SYNTHESIS', `${this.voice.name}: the model has no float32 "output"; is it a Piper voice?`);
+        throw new PiperParallelError(
+          'SYNTHESIS',
+          `${this.voice.name}: the model has no float32 "output"; is it a Piper voice?`,
+        );
       }
       const pcm = floatToInt16(tensor.data);
       const t2 = this.now();
       if (keepAudio) chunks.push(pcm);
-      sentences.push({ samples: pcm.length, phonemizeSeconds: f.phonemizeSeconds, audioSeconds: pcm.length / rate, inferenceSeconds: (t1 - t0) / 1000, convertSeconds: (t2 - t1) / 1000 });
+      sentences.push({
+        samples: pcm.length,
+        phonemizeSeconds: f.phonemizeSeconds,
+        audioSeconds: pcm.length / rate,
+        inferenceSeconds: (t1 - t0) / 1000,
+        convertSeconds: (t2 - t1) / 1000,
+      });
     }
     const sum = (k: keyof SentenceTiming): number => sentences.reduce((a, s) => a + s[k], 0);
     const result: SynthesisResult = {

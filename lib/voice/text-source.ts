@@ -18,10 +18,18 @@ export function fingerprint(lines: readonly string[]): { sha256: string; charact
 }
 
 /** The built-in sentences (`builtIn`, throughput's by default), or a file with one sentence per line (UTF-8, at most 1 MB). */
-export async function loadText(textFile?: string, lines?: readonly string[], builtIn: { source: string; lines: readonly string[] } = { source: 'built-in French sentences', lines: DEFAULT_SENTENCES }): Promise<TextSource> {
+export async function loadText(
+  textFile?: string,
+  lines?: readonly string[],
+  builtIn: { source: string; lines: readonly string[] } = {
+    source: 'built-in French sentences',
+    lines: DEFAULT_SENTENCES,
+  },
+): Promise<TextSource> {
   if (lines) {
     const kept = lines.map((l) => l.trim()).filter((l) => l.length > 0);
-    if (kept.length === 0) throw new PiperParallelError('TEXT', 'the text has no sentence; give at least one non-empty line');
+    if (kept.length === 0)
+      throw new PiperParallelError('TEXT', 'the text has no sentence; give at least one non-empty line');
     return { source: 'lines given by the caller', lines: kept, ...fingerprint(kept) };
   }
   if (!textFile) return { source: builtIn.source, lines: [...builtIn.lines], ...fingerprint(builtIn.lines) };
@@ -29,20 +37,35 @@ export async function loadText(textFile?: string, lines?: readonly string[], bui
   try {
     const s = await stat(textFile);
     if (s.size > MAX_TEXT_BYTES) {
-      throw new PiperParallelError('TEXT', `--text-file ${textFile} is ${s.size} bytes, over the ${MAX_TEXT_BYTES}-byte limit; give a shorter text (a pass synthesizes all of it)`);
+      throw new PiperParallelError(
+        'TEXT',
+        `--text-file ${textFile} is ${s.size} bytes, over the ${MAX_TEXT_BYTES}-byte limit; give a shorter text (a pass synthesizes all of it)`,
+      );
     }
     bytes = await readFile(textFile);
   } catch (err) {
     if (err instanceof PiperParallelError) throw err;
-    throw new PiperParallelError('TEXT', `--text-file ${textFile} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); check the path`, { cause: err });
+    throw new PiperParallelError(
+      'TEXT',
+      `--text-file ${textFile} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); check the path`,
+      { cause: err },
+    );
   }
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch (err) {
-    throw new PiperParallelError('TEXT', `--text-file ${textFile} is not valid UTF-8; convert it (e.g. iconv -t UTF-8)`, { cause: err });
+    throw new PiperParallelError(
+      'TEXT',
+      `--text-file ${textFile} is not valid UTF-8; convert it (e.g. iconv -t UTF-8)`,
+      { cause: err },
+    );
   }
-  const kept = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0);
-  if (kept.length === 0) throw new PiperParallelError('TEXT', `--text-file ${textFile} has no sentence; put one sentence per line`);
+  const kept = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0);
+  if (kept.length === 0)
+    throw new PiperParallelError('TEXT', `--text-file ${textFile} has no sentence; put one sentence per line`);
   return { source: `file ${textFile}`, lines: kept, ...fingerprint(kept) };
 }

@@ -21,9 +21,17 @@ export interface PreparedText {
  * Phonemize text lines for a voice, ahead of synthesis (a benchmark times only inference).
  * Each line is phonemized on its own; espeak splits it into sentences as Piper does.
  */
-export async function prepareText(lines: readonly string[], config: VoiceConfig, now: () => number = performance.now.bind(performance), warn = true): Promise<PreparedText> {
+export async function prepareText(
+  lines: readonly string[],
+  config: VoiceConfig,
+  now: () => number = performance.now.bind(performance),
+  warn = true,
+): Promise<PreparedText> {
   if (config.phoneme_type !== undefined && config.phoneme_type !== 'espeak') {
-    throw new PiperParallelError('PHONEMIZE', `phoneme_type "${config.phoneme_type}" is not supported (only espeak voices); pick an espeak voice`);
+    throw new PiperParallelError(
+      'PHONEMIZE',
+      `phoneme_type "${config.phoneme_type}" is not supported (only espeak voices); pick an espeak voice`,
+    );
   }
   const start = now();
   const sentences: PreparedSentence[] = [];
@@ -42,7 +50,10 @@ export async function prepareText(lines: readonly string[], config: VoiceConfig,
   }
   const lackingList = Object.entries(missing);
   if (warn && lackingList.length > 0) {
-    process.emitWarning(`voice's phoneme_id_map lacks ${lackingList.map(([p, n]) => `"${p}" x${n}`).join(', ')}; skipped as Piper does`, 'PhonemeWarning');
+    process.emitWarning(
+      `voice's phoneme_id_map lacks ${lackingList.map(([p, n]) => `"${p}" x${n}`).join(', ')}; skipped as Piper does`,
+      'PhonemeWarning',
+    );
   }
   return { sentences, phonemizeSeconds: (now() - start) / 1000, missingPhonemes: missing };
 }

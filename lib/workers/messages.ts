@@ -23,7 +23,14 @@ export const InitMessageSchema = z.object({
    * phonemizer's time). No stream carries the phonemizer.
    */
   prepared: z.object({
-    sentences: z.array(z.object({ text: z.string(), phonemes: z.array(z.string()), ids: z.array(z.number().int().nonnegative()), phonemizeSeconds: z.number().nonnegative() })),
+    sentences: z.array(
+      z.object({
+        text: z.string(),
+        phonemes: z.array(z.string()),
+        ids: z.array(z.number().int().nonnegative()),
+        phonemizeSeconds: z.number().nonnegative(),
+      }),
+    ),
     phonemizeSeconds: z.number().nonnegative(),
     missingPhonemes: z.record(z.string(), z.number()),
   }),
@@ -40,9 +47,17 @@ export const StartMessageSchema = z.object({
 });
 
 /** Capacity: synthesize sentence `sentence` of the text now, as job `id`. */
-export const JobMessageSchema = z.object({ type: z.literal('job'), id: z.number().int().nonnegative(), sentence: z.number().int().nonnegative() });
+export const JobMessageSchema = z.object({
+  type: z.literal('job'),
+  id: z.number().int().nonnegative(),
+  sentence: z.number().int().nonnegative(),
+});
 
-export const ParentMessageSchema = z.discriminatedUnion('type', [InitMessageSchema, StartMessageSchema, JobMessageSchema]);
+export const ParentMessageSchema = z.discriminatedUnion('type', [
+  InitMessageSchema,
+  StartMessageSchema,
+  JobMessageSchema,
+]);
 export type InitMessage = z.input<typeof InitMessageSchema>;
 /** What the parent sends (defaults may be left out). */
 export type ParentMessage = z.input<typeof ParentMessageSchema>;
@@ -88,7 +103,11 @@ export const PassMessageSchema = z.object({
   majorFaults: z.number().int().nonnegative().optional(),
 });
 
-export const FailedMessageSchema = z.object({ type: z.literal('failed'), message: z.string(), code: z.string().optional() });
+export const FailedMessageSchema = z.object({
+  type: z.literal('failed'),
+  message: z.string(),
+  code: z.string().optional(),
+});
 
 /** Capacity: job `id` is synthesized; its audio was ready at `endMs` (system monotonic clock). */
 export const DoneMessageSchema = z.object({
@@ -104,11 +123,19 @@ export const DoneMessageSchema = z.object({
   majorFaults: z.number().int().nonnegative().optional(),
 });
 
-export const WorkerMessageSchema = z.discriminatedUnion('type', [LoadedMessageSchema, ReadyMessageSchema, PassMessageSchema, FailedMessageSchema, DoneMessageSchema]);
+export const WorkerMessageSchema = z.discriminatedUnion('type', [
+  LoadedMessageSchema,
+  ReadyMessageSchema,
+  PassMessageSchema,
+  FailedMessageSchema,
+  DoneMessageSchema,
+]);
 export type WorkerMessage = z.infer<typeof WorkerMessageSchema>;
 export type LoadedMessage = z.infer<typeof LoadedMessageSchema>;
 export type PassMessage = z.infer<typeof PassMessageSchema>;
 export type DoneMessage = z.infer<typeof DoneMessageSchema>;
 
 /** Why sherpa-onnx is only ever run as a process (said by the planner, and by a thread worker that is sent it anyway). */
-export const SHERPA_THREAD_REFUSAL = 'sherpa-onnx runs only as separate processes (--isolation process): on a fatal error it ends its whole process, which for a worker thread is the parent\'s, archive and all';
+export const SHERPA_THREAD_REFUSAL =
+  'sherpa-onnx runs only as separate processes (--isolation process): on a fatal error it ends ' +
+  "its whole process, which for a worker thread is the parent's, archive and all";

@@ -10,7 +10,10 @@ class ProcessWorker implements StreamWorker {
   readonly exited: Promise<WorkerExit>;
   private readonly listeners: Array<(m: WorkerMessage) => void> = [];
 
-  constructor(readonly rang: number, private readonly child: ChildProcess) {
+  constructor(
+    readonly rang: number,
+    private readonly child: ChildProcess,
+  ) {
     this.exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => resolve({ code, signal }));
       // 'error' without an 'exit' to follow only when the process never started; a failed send to a
@@ -21,7 +24,9 @@ class ProcessWorker implements StreamWorker {
     });
     child.on('message', (raw: unknown) => {
       const parsed = WorkerMessageSchema.safeParse(raw);
-      const message: WorkerMessage = parsed.success ? parsed.data : { type: 'failed', message: `worker ${rang} sent a malformed message` };
+      const message: WorkerMessage = parsed.success
+        ? parsed.data
+        : { type: 'failed', message: `worker ${rang} sent a malformed message` };
       for (const l of this.listeners) l(message);
     });
   }
@@ -74,7 +79,10 @@ export class ProcessAdapter implements WorkerAdapter {
     if (core !== undefined) {
       const taskset = this.options.taskset === undefined ? findTaskset() : this.options.taskset;
       if (!taskset) {
-        throw new PiperParallelError('AFFINITY', 'affinity was requested but util-linux taskset is not installed; install util-linux or use --affinity off');
+        throw new PiperParallelError(
+          'AFFINITY',
+          'affinity was requested but util-linux taskset is not installed; install util-linux or use --affinity off',
+        );
       }
       command = taskset;
       args = ['-c', String(core), process.execPath, ...nodeArgs];

@@ -39,7 +39,8 @@ export class SabBarrier {
 
   /** Wait for every party (blocks the calling worker thread; never call it on the main thread). */
   arrive(timeoutMs: number, now: () => number = () => performance.now()): void {
-    if (this.broken) throw new PiperParallelError('BARRIER', 'the barrier is broken: another stream failed or the arm was stopped');
+    if (this.broken)
+      throw new PiperParallelError('BARRIER', 'the barrier is broken: another stream failed or the arm was stopped');
     const generation = Atomics.load(this.cells, GENERATION);
     const arrived = Atomics.add(this.cells, COUNT, 1) + 1;
     if (arrived === Atomics.load(this.cells, PARTIES)) {
@@ -53,11 +54,18 @@ export class SabBarrier {
       const left = deadline - now();
       if (left <= 0) {
         this.break();
-        throw new PiperParallelError('BARRIER', `the barrier timed out after ${Math.round(timeoutMs / 1000)} s: a stream did not arrive`);
+        throw new PiperParallelError(
+          'BARRIER',
+          `the barrier timed out after ${Math.round(timeoutMs / 1000)} s: a stream did not arrive`,
+        );
       }
       Atomics.wait(this.cells, GENERATION, generation, left);
       if (Atomics.load(this.cells, GENERATION) !== generation) return;
-      if (this.broken) throw new PiperParallelError('BARRIER', 'the barrier was broken while waiting: another stream failed or the arm was stopped');
+      if (this.broken)
+        throw new PiperParallelError(
+          'BARRIER',
+          'the barrier was broken while waiting: another stream failed or the arm was stopped',
+        );
     }
   }
 
@@ -65,9 +73,14 @@ export class SabBarrier {
   async withLock<T>(fn: () => Promise<T>, timeoutMs: number): Promise<T> {
     const deadline = performance.now() + timeoutMs;
     while (Atomics.compareExchange(this.cells, LOCK, 0, 1) !== 0) {
-      if (this.broken) throw new PiperParallelError('BARRIER', 'the barrier was broken while waiting for the session lock');
+      if (this.broken)
+        throw new PiperParallelError('BARRIER', 'the barrier was broken while waiting for the session lock');
       const left = deadline - performance.now();
-      if (left <= 0) throw new PiperParallelError('TIMEOUT', `waited ${Math.round(timeoutMs / 1000)} s for another stream to create its session`);
+      if (left <= 0)
+        throw new PiperParallelError(
+          'TIMEOUT',
+          `waited ${Math.round(timeoutMs / 1000)} s for another stream to create its session`,
+        );
       Atomics.wait(this.cells, LOCK, 1, Math.min(left, 100));
     }
     try {

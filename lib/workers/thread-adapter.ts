@@ -29,13 +29,20 @@ class ThreadWorker implements StreamWorker {
     );
     this.exited = settled.then(async (exit) => {
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([closed, new Promise<void>((resolve) => { timer = setTimeout(resolve, 2000); })]);
+      await Promise.race([
+        closed,
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, 2000);
+        }),
+      ]);
       clearTimeout(timer);
       return exit;
     });
     port.on('message', (raw: unknown) => {
       const parsed = WorkerMessageSchema.safeParse(raw);
-      const message: WorkerMessage = parsed.success ? parsed.data : { type: 'failed', message: `thread ${rang} sent a malformed message` };
+      const message: WorkerMessage = parsed.success
+        ? parsed.data
+        : { type: 'failed', message: `thread ${rang} sent a malformed message` };
       for (const l of this.listeners) l(message);
     });
   }

@@ -21,14 +21,21 @@ describe('archive naming and writing', () => {
     assert.equal(readFileSync(path.join(dir, `${base}.json`), 'utf8'), 'earlier run');
     assert.equal(readdirSync(dir).length, 21);
     const contents = paths.map((p) => (JSON.parse(readFileSync(p, 'utf8')) as { n: number }).n).sort((a, b) => a - b);
-    assert.deepEqual(contents, Array.from({ length: 20 }, (_, i) => i));
+    assert.deepEqual(
+      contents,
+      Array.from({ length: 20 }, (_, i) => i),
+    );
   });
 
-  it('detects an unwritable output folder before measuring', { skip: process.getuid?.() === 0 && 'root writes anywhere; see the file-in-the-way case' }, async () => {
-    const dir = tempDir('ro');
-    chmodSync(dir, 0o500);
-    await assert.rejects(checkWritable(dir), /--out-dir .* is not writable/);
-  });
+  it(
+    'detects an unwritable output folder before measuring',
+    { skip: process.getuid?.() === 0 && 'root writes anywhere; see the file-in-the-way case' },
+    async () => {
+      const dir = tempDir('ro');
+      chmodSync(dir, 0o500);
+      await assert.rejects(checkWritable(dir), /--out-dir .* is not writable/);
+    },
+  );
 
   it('detects an output path that is a file', async () => {
     const dir = tempDir('ro');
@@ -43,9 +50,22 @@ describe('archive naming and writing', () => {
     const log = await PartialLog.create(dir, 'run', { x: 1 });
     const entry = { key: 'v|K2|T1|pinned|process', round: 1, order: 3, run: {} };
     await log.append(entry);
-    await assert.rejects(log.append(entry), /already holds arm v\|K2\|T1\|pinned\|process in round 1; refusing a duplicate/);
+    await assert.rejects(
+      log.append(entry),
+      /already holds arm v\|K2\|T1\|pinned\|process in round 1; refusing a duplicate/,
+    );
     await log.append({ ...entry, round: 2 });
-    const lines = readFileSync(log.file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string; round?: number });
-    assert.deepEqual(lines.map((l) => [l.kind, l.round]), [['header', undefined], ['round', 1], ['round', 2]]);
+    const lines = readFileSync(log.file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { kind: string; round?: number });
+    assert.deepEqual(
+      lines.map((l) => [l.kind, l.round]),
+      [
+        ['header', undefined],
+        ['round', 1],
+        ['round', 2],
+      ],
+    );
   });
 });

@@ -6,39 +6,91 @@ import { describe, it } from 'node:test';
 import { CapacityArchiveSchema } from '../../lib/capacity/archive/schema.js';
 import { BIN, sharedVoicesDir, tempDir } from '../helpers/paths.js';
 
-const run = (args: string[], cwd: string) => spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', timeout: 600_000 });
+const run = (args: string[], cwd: string) =>
+  spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', timeout: 600_000 });
 
 describe('piper-parallel capacity, end to end on a synthetic voice', () => {
   it('sweeps every default layout, answers both questions with their evidence, archives, reports with its three charts, and compares', () => {
     const dir = tempDir('capacity');
     writeFileSync(path.join(dir, 't.txt'), 'Oui.\nNon merci.\n');
     const out = path.join(dir, 'm');
-    const r = run(['capacity', '--voice', 'synthetic-siwis-medium', '--voices-dir', sharedVoicesDir(), '--text-file', 't.txt', '--max-streams', '2', '--rounds', '2', '--sessions', '2', '--seed', '7', '--settle', '0', '--out-dir', out, '--json'], dir);
+    const r = run(
+      [
+        'capacity',
+        '--voice',
+        'synthetic-siwis-medium',
+        '--voices-dir',
+        sharedVoicesDir(),
+        '--text-file',
+        't.txt',
+        '--max-streams',
+        '2',
+        '--rounds',
+        '2',
+        '--sessions',
+        '2',
+        '--seed',
+        '7',
+        '--settle',
+        '0',
+        '--out-dir',
+        out,
+        '--json',
+      ],
+      dir,
+    );
     // Two short sentences, at most two listeners: any machine that runs the tests serves that with every layout.
     assert.equal(r.status, 0, r.stderr);
     const archive = CapacityArchiveSchema.parse(JSON.parse(r.stdout));
     assert.equal(archive.controle_tenu, true);
     assert.equal(archive.protocole.graine, 7);
-    assert.deepEqual(archive.capacite.map((c) => c.disposition), ['one process per stream x 1 thread, free', 'one process per stream x 1 thread, pinned', '1 process x 2 threads, free', 'pool of 2 processes x 1 thread, free']);
+    assert.deepEqual(
+      archive.capacite.map((c) => c.disposition),
+      [
+        'one process per stream x 1 thread, free',
+        'one process per stream x 1 thread, pinned',
+        '1 process x 2 threads, free',
+        'pool of 2 processes x 1 thread, free',
+      ],
+    );
     for (const c of archive.capacite) {
       assert.equal(c.flux_max_sans_trou, 2, c.phrase);
       assert.equal(c.borne, 'flux_max', c.phrase);
       assert.ok(c.flux_max_dans_la_borne <= c.flux_max_sans_trou);
       // The evidence at the answer is the trials' own: every counted whole trial at 2 held, two listeners each.
-      const at = archive.essais.filter((t) => t.disposition === c.disposition && t.flux === 2 && t.but === 'sans_trou' && t.controle_tenu);
+      const at = archive.essais.filter(
+        (t) => t.disposition === c.disposition && t.flux === 2 && t.but === 'sans_trou' && t.controle_tenu,
+      );
       assert.ok(at.length >= 2 && at.every((t) => t.tenu), c.phrase);
-      assert.deepEqual([c.essais, c.essais_tenus, c.sessions, c.sessions_avec_trou], [at.length, at.length, 2 * at.length, 0]);
-      assert.match(c.phrase, /: 2 live streams with no gap \(\d+ of \d+ trials, \d+ listener-sessions, 0 with a gap: gap rate below \d+% \(95% confidence\)\)(, a rerun may say \d+ to 2)?; --max-streams 2 reached\. Within 500 ms of first audio: /);
+      assert.deepEqual(
+        [c.essais, c.essais_tenus, c.sessions, c.sessions_avec_trou],
+        [at.length, at.length, 2 * at.length, 0],
+      );
+      assert.match(
+        c.phrase,
+        /: 2 live streams with no gap \(\d+ of \d+ trials, \d+ listener-sessions, 0 with a gap: gap rate below \d+% \(95% confidence\)\)(, a rerun may say \d+ to 2)?; --max-streams 2 reached\. Within 500 ms of first audio: /,
+      );
     }
     assert.ok(archive.essais.every((t) => t.controles.map((x) => x.name).join() === 'arrivals,memory,outside_load'));
     assert.ok(archive.essais.some((t) => t.manche === 2));
-    assert.match(r.stderr, /^synthetic-siwis-medium: alone x[\d.]+ real time, sentences [\d.]+, [\d.]+ s, the first alone \d+ ms at 1 thread, \d+ ms at 2 threads; a worker peaks at \d+ MiB/m);
+    assert.match(
+      r.stderr,
+      /^synthetic-siwis-medium: alone x[\d.]+ real time, sentences [\d.]+, [\d.]+ s, the first alone \d+ ms at 1 thread, \d+ ms at 2 threads; a worker peaks at \d+ MiB/m,
+    );
     assert.match(r.stderr, /^plan: about [\dms ]+ \(\d+ trials or so\), 2 listener-sessions at each answer; seed 7$/m);
     assert.match(r.stderr, /^trial 1 \(round 1\): synthetic-siwis-medium, .*, K=\d+ (whole|first audio): /m);
-    assert.match(r.stderr, /^capacity: synthetic-siwis-medium on this machine: 2 live streams with no gap, with .* \(the --max-streams cap: it may serve more\)/m);
+    assert.match(
+      r.stderr,
+      /^capacity: synthetic-siwis-medium on this machine: 2 live streams with no gap, with .* \(the --max-streams cap: it may serve more\)/m,
+    );
     const files = readdirSync(out);
     const html = readFileSync(path.join(out, files.find((f) => f.endsWith('.html')) ?? ''), 'utf8');
-    for (const id of ['first-audio-synthetic-siwis-medium', 'gaps-synthetic-siwis-medium', 'timeline-synthetic-siwis-medium']) assert.match(html, new RegExp(`data-chart="${id}"><svg`));
+    for (const id of [
+      'first-audio-synthetic-siwis-medium',
+      'gaps-synthetic-siwis-medium',
+      'timeline-synthetic-siwis-medium',
+    ])
+      assert.match(html, new RegExp(`data-chart="${id}"><svg`));
     const file = path.join(out, files.find((f) => f.endsWith('.json')) ?? '');
     const md = run(['report', file], dir);
     assert.equal(md.status, 0, md.stderr);
@@ -53,16 +105,52 @@ describe('piper-parallel capacity, end to end on a synthetic voice', () => {
     const dir = tempDir('capacity-one');
     writeFileSync(path.join(dir, 'one.txt'), 'Oui.\n');
     // Workers as threads this time: the thread entry serves as the process one does.
-    const r = run(['capacity', '--voice', 'synthetic-siwis-medium', '--voices-dir', sharedVoicesDir(), '--text-file', 'one.txt', '--max-streams', '1', '--rounds', '1', '--sessions', '1', '--settle', '0', '--isolation', 'thread', '--out-dir', path.join(dir, 'm'), '--no-report'], dir);
+    const r = run(
+      [
+        'capacity',
+        '--voice',
+        'synthetic-siwis-medium',
+        '--voices-dir',
+        sharedVoicesDir(),
+        '--text-file',
+        'one.txt',
+        '--max-streams',
+        '1',
+        '--rounds',
+        '1',
+        '--sessions',
+        '1',
+        '--settle',
+        '0',
+        '--isolation',
+        'thread',
+        '--out-dir',
+        path.join(dir, 'm'),
+        '--no-report',
+      ],
+      dir,
+    );
     assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stdout, /^trial 1 \(round 1\): synthetic-siwis-medium, .*thread worker.*, K=1 (whole|first audio): (no gap|in bound|over the bound), first audio at most \d+ ms, 0 gap\(s\)/m);
+    assert.match(
+      r.stdout,
+      /^trial 1 \(round 1\): synthetic-siwis-medium, .*thread worker.*, K=1 (whole|first audio): (no gap|in bound|over the bound), first audio at most \d+ ms, 0 gap\(s\)/m,
+    );
     assert.doesNotMatch(r.stdout, /K=\d+ \S+: (FAILED|TIMED-OUT)/);
-    assert.match(r.stdout, /^note: the text is one sentence: a listener hears no gap, and the first audio is the whole wait$/m);
+    assert.match(
+      r.stdout,
+      /^note: the text is one sentence: a listener hears no gap, and the first audio is the whole wait$/m,
+    );
     for (const [args, pattern] of [
-      [['--first-audio-ms', '0'], /^piper-parallel: --first-audio-ms must be a number above 0, got "0"; e\.g\. --first-audio-ms 500\n$/],
+      [
+        ['--first-audio-ms', '0'],
+        /^piper-parallel: --first-audio-ms must be a number above 0, got "0"; e\.g\. --first-audio-ms 500\n$/,
+      ],
       [['--max-streams', '0'], /^piper-parallel: --max-streams must be a whole number >= 1, got "0"/],
       [['--schedule', 'lifo'], /^piper-parallel: --schedule must be one of fifo, deadline, got "lifo"\n$/],
-      [['--arrivals', 'burst'], /^piper-parallel: --arrivals must be one of together, staggered, poisson, got "burst"\n$/],
+      [
+        ['--arrivals', 'burst'],
+        /^piper-parallel: --arrivals must be one of together, staggered, poisson, got "burst"\n$/,
+      ],
     ] as const) {
       const bad = run(['capacity', ...args], dir);
       assert.equal(bad.status, 2);

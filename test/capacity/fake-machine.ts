@@ -39,7 +39,11 @@ class FakeWorker implements StreamWorker {
   gone = false;
   private done!: (x: WorkerExit) => void;
 
-  constructor(readonly rang: number, readonly pid: number, private readonly machine: FakeMachine) {
+  constructor(
+    readonly rang: number,
+    readonly pid: number,
+    private readonly machine: FakeMachine,
+  ) {
     this.exited = new Promise((r) => {
       this.done = r;
     });
@@ -49,7 +53,17 @@ class FakeWorker implements StreamWorker {
     if (this.gone) return;
     if (m.type === 'init') {
       this.threads = m.threads;
-      this.machine.timers.at(this.machine.timers.now() + (this.machine.spec.loadMs ?? 100), () => this.emit({ type: 'loaded', pid: this.pid, cores: [0], loadSeconds: 0.1, phonemizeSeconds: 0, sentences: this.machine.spec.audioSeconds.length, missingPhonemes: {} }));
+      this.machine.timers.at(this.machine.timers.now() + (this.machine.spec.loadMs ?? 100), () =>
+        this.emit({
+          type: 'loaded',
+          pid: this.pid,
+          cores: [0],
+          loadSeconds: 0.1,
+          phonemizeSeconds: 0,
+          sentences: this.machine.spec.audioSeconds.length,
+          missingPhonemes: {},
+        }),
+      );
     } else if (m.type === 'job') this.machine.start(this, m.id, m.sentence);
   }
 
@@ -79,7 +93,10 @@ export class FakeMachine {
   private lastMs: number;
   private cancel: () => void = () => undefined;
 
-  constructor(readonly timers: VirtualTimers, readonly spec: MachineSpec) {
+  constructor(
+    readonly timers: VirtualTimers,
+    readonly spec: MachineSpec,
+  ) {
     this.lastMs = timers.now();
   }
 
@@ -116,7 +133,17 @@ export class FakeMachine {
     this.schedule();
     for (const j of finished) {
       const audioSeconds = this.spec.audioSeconds[j.sentence] as number;
-      j.worker.emit({ type: 'done', id: j.id, sentence: j.sentence, startMs: j.startMs, endMs: this.timers.now(), audioSeconds, peakRssBytes: 100 * 2 ** 20, majorFaultsBefore: 0, majorFaults: 0 });
+      j.worker.emit({
+        type: 'done',
+        id: j.id,
+        sentence: j.sentence,
+        startMs: j.startMs,
+        endMs: this.timers.now(),
+        audioSeconds,
+        peakRssBytes: 100 * 2 ** 20,
+        majorFaultsBefore: 0,
+        majorFaults: 0,
+      });
     }
   }
 
@@ -131,7 +158,14 @@ export class FakeMachine {
     }
     this.advance();
     const cores = worker.threads > 1 ? (this.spec.threadCores ?? ((t: number) => t))(worker.threads) : 1;
-    this.jobs.push({ worker, id, sentence, startMs: this.timers.now(), leftCoreMs: ((this.spec.audioSeconds[sentence] as number) * 1000) / this.spec.speed, maxCores: cores });
+    this.jobs.push({
+      worker,
+      id,
+      sentence,
+      startMs: this.timers.now(),
+      leftCoreMs: ((this.spec.audioSeconds[sentence] as number) * 1000) / this.spec.speed,
+      maxCores: cores,
+    });
     this.schedule();
   }
 

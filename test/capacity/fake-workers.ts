@@ -23,9 +23,20 @@ export class FakeWorkers implements TrialWorkers {
     this.sent.push({ worker, ...job, atMs: startMs });
     const endMs = startMs + this.computeMs(job.sentence, worker);
     this.timers.at(endMs, () => {
-      const m: WorkerMessage = this.failOn?.worker === worker && this.failOn.job === job.id
-        ? { type: 'failed', message: 'injected' }
-        : { type: 'done', id: job.id, sentence: job.sentence, startMs, endMs, audioSeconds: this.audioSeconds(job.sentence), peakRssBytes: 1000 + worker, majorFaultsBefore: 3, majorFaults: 3 + worker };
+      const m: WorkerMessage =
+        this.failOn?.worker === worker && this.failOn.job === job.id
+          ? { type: 'failed', message: 'injected' }
+          : {
+              type: 'done',
+              id: job.id,
+              sentence: job.sentence,
+              startMs,
+              endMs,
+              audioSeconds: this.audioSeconds(job.sentence),
+              peakRssBytes: 1000 + worker,
+              majorFaultsBefore: 3,
+              majorFaults: 3 + worker,
+            };
       for (const l of this.listeners) l(worker, m);
     });
   }

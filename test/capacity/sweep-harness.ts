@@ -17,9 +17,25 @@ import { FakeMachine, type MachineSpec } from './fake-machine.js';
 
 /** A machine block for archives made by the tests (not a reading of any machine). */
 export const FIXTURE_MACHINE: MachineBlock = {
-  architecture: 'x64', plateforme: 'linux', noyau: 'fixture', systeme: null, cpu: 'fixture cpu', coeurs_logiques: 2, coeurs_physiques: null,
-  coeurs_autorises: [0, 1], gouverneur: null, frequences_mhz: null, virtualisation: null, temperature_c: null, memoire_octets: 8 * 2 ** 30,
-  charge_avant: [0, 0, 0], charge_apres: null, hote: 'fixture', version_node: 'v20', version_onnxruntime: '1.30.0', attente: null,
+  architecture: 'x64',
+  plateforme: 'linux',
+  noyau: 'fixture',
+  systeme: null,
+  cpu: 'fixture cpu',
+  coeurs_logiques: 2,
+  coeurs_physiques: null,
+  coeurs_autorises: [0, 1],
+  gouverneur: null,
+  frequences_mhz: null,
+  virtualisation: null,
+  temperature_c: null,
+  memoire_octets: 8 * 2 ** 30,
+  charge_avant: [0, 0, 0],
+  charge_apres: null,
+  hote: 'fixture',
+  version_node: 'v20',
+  version_onnxruntime: '1.30.0',
+  attente: null,
 };
 
 export interface SweepCase {
@@ -51,20 +67,54 @@ export async function sweepOn(c: SweepCase): Promise<SweepOutcome> {
   const cores = Array.from({ length: c.machine.cores }, (_, i) => i);
   const audio = [...c.machine.audioSeconds];
   const compute = audio.map((a) => a / c.machine.speed);
-  const prepared: PreparedText = { sentences: audio.map((_, i) => ({ text: `s${i}`, phonemes: [], ids: [1, 2], phonemizeSeconds: 0 })), phonemizeSeconds: 0, missingPhonemes: {} };
-  const voice = { name: 'fake-voice', onnxPath: '/nonexistent/fake.onnx', configPath: '/nonexistent/fake.onnx.json', config: { audio: { sample_rate: 22050 } } as unknown as VoiceConfig, sizeBytes: 1, sha256: 'f'.repeat(64), synthetic: false };
+  const prepared: PreparedText = {
+    sentences: audio.map((_, i) => ({ text: `s${i}`, phonemes: [], ids: [1, 2], phonemizeSeconds: 0 })),
+    phonemizeSeconds: 0,
+    missingPhonemes: {},
+  };
+  const voice = {
+    name: 'fake-voice',
+    onnxPath: '/nonexistent/fake.onnx',
+    configPath: '/nonexistent/fake.onnx.json',
+    config: { audio: { sample_rate: 22050 } } as unknown as VoiceConfig,
+    sizeBytes: 1,
+    sha256: 'f'.repeat(64),
+    synthetic: false,
+  };
   const outDir = path.join(tempDir('capacity-sweep'), 'm');
   const plan: CapacityPlan = {
-    arrivals: c.arrivals ?? 'together', schedule: 'deadline', firstAudioMs: c.firstAudioMs ?? 500, maxStreams: c.maxStreams ?? 32, rounds: c.rounds ?? 3, sessions: c.sessions ?? 3, maxMinutes: c.maxMinutes ?? 60,
-    seed: 1, seedDrawn: false, label: null, settleSeconds: 0, layouts: c.layouts, outDir,
+    arrivals: c.arrivals ?? 'together',
+    schedule: 'deadline',
+    firstAudioMs: c.firstAudioMs ?? 500,
+    maxStreams: c.maxStreams ?? 32,
+    rounds: c.rounds ?? 3,
+    sessions: c.sessions ?? 3,
+    maxMinutes: c.maxMinutes ?? 60,
+    seed: 1,
+    seedDrawn: false,
+    label: null,
+    settleSeconds: 0,
+    layouts: c.layouts,
+    outDir,
     text: { source: 'fixture', lines: audio.map((_, i) => `s${i}`), sha256: 'a'.repeat(64), characters: 10 },
-    voices: [voice], prepared: new Map([[voice.name, prepared]]), cores, machine: FIXTURE_MACHINE, memAvailableBytes: 8 * 2 ** 30,
-    base: 'capacity-fixture', date: new Date('2026-12-01T00:00:00Z'), command: 'fixture', notes: [],
+    voices: [voice],
+    prepared: new Map([[voice.name, prepared]]),
+    cores,
+    machine: FIXTURE_MACHINE,
+    memAvailableBytes: 8 * 2 ** 30,
+    base: 'capacity-fixture',
+    date: new Date('2026-12-01T00:00:00Z'),
+    command: 'fixture',
+    notes: [],
   };
   const calibration: Calibration = {
-    audioSeconds: audio, computeSeconds: compute, speed: c.machine.speed,
+    audioSeconds: audio,
+    computeSeconds: compute,
+    speed: c.machine.speed,
     firstSentenceMs: c.firstSentenceMs ?? { 1: (compute[0] as number) * 1000 },
-    loadSeconds: 0.1, workerRssBytes: 100 * 2 ** 20, memoryWorkers: 70,
+    loadSeconds: 0.1,
+    workerRssBytes: 100 * 2 ** 20,
+    memoryWorkers: 70,
   };
   const calibrations = new Map([[voice.name, calibration]]);
   const sweeps = planSweeps(plan, calibrations);
@@ -79,7 +129,7 @@ export async function sweepOn(c: SweepCase): Promise<SweepOutcome> {
     held: new Map(),
     onProgress: (e) => c.onProgress?.(e, machine),
   });
-  return { archive: capacityArchive(plan, calibrations, sweeps, trials, false), sweeps, machine };
+  return { archive: capacityArchive(plan, { calibrations, sweeps, trials, resumed: false }), sweeps, machine };
 }
 
 /** A clock for the trials whose events fire `lateMs` after they are due while `late()` says so. */

@@ -1,7 +1,7 @@
 // light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
@@ -23,19 +23,27 @@ describe('command line', () => {
 
   for (const [args, pattern] of [
     [['0'], /passes must be a whole number >= 1, got "0"/],
-    [['-1'], /passes must not be negative, got "-1"/],
+    [['-1'], /passes must be a whole number >= 1, got "-1"/],
+    [['--streams', '-1'], /--streams must be a whole number >= 1, got "-1"/],
     [['1.5'], /passes must be a whole number >= 1, got "1.5"/],
     [['abc'], /passes must be a whole number >= 1, got "abc"/],
     [['--streams', '0'], /--streams must be a whole number >= 1, got "0"/],
     [['--threads', '0'], /--threads must be a whole number >= 1, got "0"/],
     [['--affinity', 'maybe'], /--affinity must be one of on, off, both/],
     [['--label', 'a/b'], /--label must be 1 to 40 letters, digits, spaces or \. _ \+ @ -, got "a\/b"/],
-    [['--bogus'], /Unknown option '--bogus'.*see piper-parallel --help/],
+    [['--bogus'], /--bogus does not apply to the run; see piper-parallel --help/],
+    [['capcity'], /unknown command "capcity"; the commands are run, capacity, compare/],
     [['2', '3'], /unexpected argument "3"/],
     [['--engine', 'piper'], /--engine must be one of onnxruntime, sherpa, both, got "piper"/],
     [['--scope', 'all'], /--scope must be one of model, text, got "all"/],
-    [['--engine', 'sherpa', '--scope', 'model'], /--scope model cannot time sherpa-onnx: it phonemizes inside its own call; use --scope text/],
-    [['--engine', 'both', '--isolation', 'thread'], /--isolation thread with --engine both: sherpa-onnx runs only as separate processes .*; use --isolation process, or --engine onnxruntime/],
+    [
+      ['--engine', 'sherpa', '--scope', 'model'],
+      /--scope model cannot time sherpa-onnx: it phonemizes inside its own call; use --scope text/,
+    ],
+    [
+      ['--engine', 'both', '--isolation', 'thread'],
+      /--isolation thread with --engine both: sherpa-onnx runs only as separate processes .*; use --isolation process, or --engine onnxruntime/,
+    ],
   ] as const) {
     it(`usage error: ${args.join(' ')} -> exit 2 and one line`, () => {
       const r = cli([...args]);
@@ -47,7 +55,16 @@ describe('command line', () => {
 
   it('synth writes a valid WAV at the voice rate', () => {
     const out = path.join(tempDir('wav'), 'a.wav');
-    const r = cli(['synth', '--voice', 'synthetic-siwis-medium', '--voices-dir', sharedVoicesDir(), '--out', out, 'Bonjour tout le monde.']);
+    const r = cli([
+      'synth',
+      '--voice',
+      'synthetic-siwis-medium',
+      '--voices-dir',
+      sharedVoicesDir(),
+      '--out',
+      out,
+      'Bonjour tout le monde.',
+    ]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /SYNTHETIC/);
     const buf = readFileSync(out);
@@ -60,30 +77,73 @@ describe('command line', () => {
   it('synth --engine sherpa writes the same WAV from sherpa-onnx, in a cache copy, and a broken copy is one line', () => {
     const dir = tempDir('wav-sherpa');
     const env = { ...process.env, XDG_CACHE_HOME: path.join(dir, 'cache') };
-    const run = (args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: 'utf8', timeout: 300_000, env });
+    const run = (args: string[]) =>
+      spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: 'utf8', timeout: 300_000, env });
     const text = 'Bonjour tout le monde.';
-    const ort = run(['synth', '--voice', 'synthetic-tom-medium', '--voices-dir', sharedVoicesDir(), '--out', path.join(dir, 'o.wav'), text]);
-    const sherpa = run(['synth', '--engine', 'sherpa', '--voice', 'synthetic-tom-medium', '--voices-dir', sharedVoicesDir(), '--out', path.join(dir, 's.wav'), text]);
+    const ort = run([
+      'synth',
+      '--voice',
+      'synthetic-tom-medium',
+      '--voices-dir',
+      sharedVoicesDir(),
+      '--out',
+      path.join(dir, 'o.wav'),
+      text,
+    ]);
+    const sherpa = run([
+      'synth',
+      '--engine',
+      'sherpa',
+      '--voice',
+      'synthetic-tom-medium',
+      '--voices-dir',
+      sharedVoicesDir(),
+      '--out',
+      path.join(dir, 's.wav'),
+      text,
+    ]);
     assert.equal(sherpa.status, 0, sherpa.stderr);
-    assert.match(sherpa.stdout, /s\.wav: synthetic-tom-medium \(SYNTHETIC: random weights, not speech\), sherpa-onnx \d+\.\d+\.\d+ \(onnxruntime [\d.]+\), [\d.]+ s of audio/);
+    assert.match(
+      sherpa.stdout,
+      /s\.wav: synthetic-tom-medium \(SYNTHETIC: random weights, not speech\), sherpa-onnx \d+\.\d+\.\d+ \(onnxruntime [\d.]+\), [\d.]+ s of audio/,
+    );
     const a = readFileSync(path.join(dir, 'o.wav'));
     const b = readFileSync(path.join(dir, 's.wav'));
     assert.equal(ort.status, 0, ort.stderr);
     assert.equal(parseWavHeader(b).sampleRate, 44100);
     assert.equal(b.length, a.length);
     // Break the cache copy's tokens: sherpa-onnx would end its process; the command says so in one line.
-    const copies = readdirSync(path.join(dir, 'cache', 'piper-parallel', 'sherpa')).filter((d) => d.startsWith('synthetic-tom-medium-'));
+    const copies = readdirSync(path.join(dir, 'cache', 'piper-parallel', 'sherpa')).filter((d) =>
+      d.startsWith('synthetic-tom-medium-'),
+    );
     assert.equal(copies.length, 1);
     writeFileSync(path.join(dir, 'cache', 'piper-parallel', 'sherpa', copies[0]!, 'tokens.txt'), 'ab 3\n');
-    const broken = run(['synth', '--engine', 'sherpa', '--voice', 'synthetic-tom-medium', '--voices-dir', sharedVoicesDir(), '--out', path.join(dir, 'x.wav'), text]);
+    const broken = run([
+      'synth',
+      '--engine',
+      'sherpa',
+      '--voice',
+      'synthetic-tom-medium',
+      '--voices-dir',
+      sharedVoicesDir(),
+      '--out',
+      path.join(dir, 'x.wav'),
+      text,
+    ]);
     assert.equal(broken.status, 1);
-    assert.match(broken.stderr, /^piper-parallel: voice synthetic-tom-medium: sherpa-onnx ended its process with exit code 255 while loading its sherpa-ready copy \(it said: .*\); delete \S+ to have it made anew, or use --engine onnxruntime\n$/);
+    assert.match(
+      broken.stderr,
+      /^piper-parallel: voice synthetic-tom-medium: sherpa-onnx ended its process with exit code 255 while loading its sherpa-ready copy \(it said: .*\); delete \S+ to have it made anew, or use --engine onnxruntime\n$/,
+    );
   });
 
   it('phonemize prints one JSON line per sentence', () => {
     const r = cli(['phonemize', '--espeak-voice', 'fr', 'Bonjour. Au revoir.']);
     assert.equal(r.code, 0, r.stderr);
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { phonemes: string; phoneme_ids: number[] });
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { phonemes: string; phoneme_ids: number[] });
     assert.equal(lines.length, 2);
     assert.equal(lines[0]?.phoneme_ids[0], 1);
   });
@@ -92,13 +152,43 @@ describe('command line', () => {
     const dir = tempDir('run');
     const text = path.join(dir, 'short.txt');
     writeFileSync(text, 'Bonjour tout le monde.\n');
-    const r = cli(['1', '--settle', '0', '--voice', 'synthetic-siwis-medium', '--streams', '2', '--affinity', 'on', '--isolation', 'both', '--warmup', '0', '--text-file', text, '--out-dir', path.join(dir, 'm'), '--voices-dir', sharedVoicesDir(), '--json'], dir);
+    const r = cli(
+      [
+        '1',
+        '--settle',
+        '0',
+        '--voice',
+        'synthetic-siwis-medium',
+        '--streams',
+        '2',
+        '--affinity',
+        'on',
+        '--isolation',
+        'both',
+        '--warmup',
+        '0',
+        '--text-file',
+        text,
+        '--out-dir',
+        path.join(dir, 'm'),
+        '--voices-dir',
+        sharedVoicesDir(),
+        '--json',
+      ],
+      dir,
+    );
     assert.ok(r.code === 0 || r.code === 3, r.stderr);
     const archive = ArchiveSchema.parse(JSON.parse(r.stdout));
     assert.equal(r.code, archive.controle_tenu ? 0 : 3);
     assert.match(r.stderr, /^voice synthetic-siwis-medium: SYNTHETIC stand-in \(--voices-dir: \S+\)$/m);
     assert.match(archive.protocole.commande, /--streams 2 --affinity on --isolation both/);
-    assert.deepEqual(archive.bras.map((b) => [b.isolation, b.flux_simultanes, b.affinite_demandee]), [['process', 2, true], ['thread', 2, true]]);
+    assert.deepEqual(
+      archive.bras.map((b) => [b.isolation, b.flux_simultanes, b.affinite_demandee]),
+      [
+        ['process', 2, true],
+        ['thread', 2, true],
+      ],
+    );
   });
 
   it('voices build prints each synthetic voice with its sha256, and voices lists them as SYNTHETIC', () => {
@@ -107,14 +197,26 @@ describe('command line', () => {
     assert.equal(built.code, 0, built.stderr);
     const lines = built.stdout.trim().split('\n');
     assert.equal(lines.length, 2);
-    assert.match(lines[0] ?? '', /^synthetic-siwis-medium \(SYNTHETIC, stands in for fr_FR-siwis-medium\): 15\d{6} parameters, \d+ bytes, sha256 ([0-9a-f]{64}), built in [\d.]+ s -> .*synthetic-siwis-medium\.onnx$/);
+    assert.match(
+      lines[0] ?? '',
+      /^synthetic-siwis-medium \(SYNTHETIC, stands in for fr_FR-siwis-medium\): 15\d{6} parameters, \d+ bytes, sha256 ([0-9a-f]{64}), built in [\d.]+ s -> .*synthetic-siwis-medium\.onnx$/,
+    );
     assert.match(lines[1] ?? '', /^synthetic-tom-medium \(SYNTHETIC, stands in for fr_FR-tom-medium\): /);
     const sha = /sha256 ([0-9a-f]{64})/.exec(lines[0] ?? '')?.[1] ?? '';
     const listed = cli(['voices', '--voices-dir', dir]);
     assert.equal(listed.code, 0, listed.stderr);
-    const rows = listed.stdout.trim().split('\n').map((l) => l.split('\t'));
+    const rows = listed.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
     assert.deepEqual(rows[0], ['name', 'rate_hz', 'quality', 'speakers', 'size_mb', 'sha256', 'kind', 'from']);
-    assert.deepEqual(rows.slice(1).map((r) => [r[0], r[1], r[5], r[6], r[7]]), [['synthetic-siwis-medium', '22050', sha.slice(0, 12), 'SYNTHETIC', `--voices-dir ${dir}`], ['synthetic-tom-medium', '44100', rows[2]?.[5], 'SYNTHETIC', `--voices-dir ${dir}`]]);
+    assert.deepEqual(
+      rows.slice(1).map((r) => [r[0], r[1], r[5], r[6], r[7]]),
+      [
+        ['synthetic-siwis-medium', '22050', sha.slice(0, 12), 'SYNTHETIC', `--voices-dir ${dir}`],
+        ['synthetic-tom-medium', '44100', rows[2]?.[5], 'SYNTHETIC', `--voices-dir ${dir}`],
+      ],
+    );
     const empty = cli(['voices', '--voices-dir', tempDir('no-voices')]);
     assert.match(empty.stdout, /^no voice in .*; the synthetic ones are built on first use/);
   });
@@ -122,11 +224,55 @@ describe('command line', () => {
   it('onnxruntime-node that cannot be loaded is one line saying how to install it, no stack, nothing measured', () => {
     const hook = fileURLToPath(new URL('../fixtures/no-onnxruntime.js', import.meta.url));
     const out = tempDir('no-ort');
-    const r = spawnSync(process.execPath, ['--import', hook, BIN, '1', '--settle', '0', '--voice', 'synthetic-siwis-medium', '--voices-dir', sharedVoicesDir(), '--out-dir', out], { encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        hook,
+        BIN,
+        '1',
+        '--settle',
+        '0',
+        '--voice',
+        'synthetic-siwis-medium',
+        '--voices-dir',
+        sharedVoicesDir(),
+        '--out-dir',
+        out,
+      ],
+      { encoding: 'utf8', timeout: 120_000 },
+    );
     assert.equal(r.status, 1, r.stderr);
-    assert.match(r.stderr, /^piper-parallel: onnxruntime-node could not be loaded \(Cannot find package 'onnxruntime-node' .*\); install it again with ONNXRUNTIME_NODE_INSTALL=skip npm install/m);
+    assert.match(
+      r.stderr,
+      /^piper-parallel: onnxruntime-node could not be loaded \(Cannot find package 'onnxruntime-node' .*\); install it again with ONNXRUNTIME_NODE_INSTALL=skip npm install/m,
+    );
     assert.doesNotMatch(r.stderr, /\n\s+at /);
-    assert.deepEqual(readdirSync(out).filter((f) => f.endsWith('.json')), []);
+    assert.deepEqual(
+      readdirSync(out).filter((f) => f.endsWith('.json')),
+      [],
+    );
+  });
+
+  it('sherpa-onnx-node is optional: absent, --engine sherpa is one line saying how to install it; onnxruntime still runs', () => {
+    const hook = fileURLToPath(new URL('../fixtures/no-sherpa.js', import.meta.url));
+    const env = { ...process.env, NODE_OPTIONS: `--import ${hook}` };
+    const wav = path.join(tempDir('no-sherpa'), 'a.wav');
+    const args = ['synth', '--voice', 'synthetic-siwis-medium', '--voices-dir', sharedVoicesDir(), '--out', wav];
+    const sherpa = spawnSync(process.execPath, [BIN, ...args, '--engine', 'sherpa', 'Bonjour.'], {
+      encoding: 'utf8',
+      env,
+      timeout: 120_000,
+    });
+    assert.equal(sherpa.status, 1, sherpa.stderr);
+    assert.match(
+      sherpa.stderr.trim(),
+      /^piper-parallel: sherpa-onnx-node could not be loaded \(Cannot find module 'sherpa-onnx-node'\); install it with `npm install sherpa-onnx-node`.*or use --engine onnxruntime$/,
+    );
+    assert.equal(sherpa.stderr.trim().split('\n').length, 1);
+    const onnx = spawnSync(process.execPath, [BIN, ...args, 'Bonjour.'], { encoding: 'utf8', env, timeout: 120_000 });
+    assert.equal(onnx.status, 0, onnx.stderr);
+    assert.ok(statSync(wav).size > 44);
   });
 
   it('schema prints a JSON Schema of both kinds of archive, or of one', () => {
@@ -142,7 +288,17 @@ describe('command line', () => {
   });
 
   it('a missing text file is a one-line error naming the option', () => {
-    const r = cli(['1', '--settle', '0', '--text-file', '/nonexistent/t.txt', '--voice', 'synthetic-siwis-medium', '--voices-dir', sharedVoicesDir()]);
+    const r = cli([
+      '1',
+      '--settle',
+      '0',
+      '--text-file',
+      '/nonexistent/t.txt',
+      '--voice',
+      'synthetic-siwis-medium',
+      '--voices-dir',
+      sharedVoicesDir(),
+    ]);
     assert.equal(r.code, 1);
     assert.match(r.stderr, /--text-file \/nonexistent\/t\.txt cannot be read \(ENOENT\)/);
   });

@@ -13,7 +13,14 @@ describe('--settle and PIPER_PARALLEL_SETTLE', () => {
   });
 
   it('a bad value is a usage error naming the variable and how to fix it', () => {
-    assert.throws(() => settleSeconds(undefined, { [SETTLE_ENV]: 'soon' }), (e: Error & { code?: string }) => e.code === 'USAGE' && /PIPER_PARALLEL_SETTLE must be a whole number of seconds >= 0, got "soon"; e\.g\. PIPER_PARALLEL_SETTLE=0, or unset it/.test(e.message));
+    assert.throws(
+      () => settleSeconds(undefined, { [SETTLE_ENV]: 'soon' }),
+      (e: Error & { code?: string }) =>
+        e.code === 'USAGE' &&
+        /PIPER_PARALLEL_SETTLE must be a whole number of seconds >= 0, got "soon"; e\.g\. PIPER_PARALLEL_SETTLE=0, or unset it/.test(
+          e.message,
+        ),
+    );
     assert.throws(() => settleSeconds(undefined, { [SETTLE_ENV]: '-1' }), /PIPER_PARALLEL_SETTLE/);
     assert.throws(() => settleSeconds('-1', {}), /--settle must be a whole number >= 0/);
   });

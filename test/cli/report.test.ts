@@ -1,4 +1,5 @@
 // light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
+/* eslint-disable no-control-regex -- these tests look for ANSI colour codes */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -9,13 +10,29 @@ import { renderMarkdown } from '../../lib/throughput/report/markdown.js';
 import { BIN, sharedVoicesDir, tempDir } from '../helpers/paths.js';
 
 function cli(args: string[], cwd = tempDir('cwd')): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', timeout: 300_000, env: { ...process.env, NO_COLOR: '' } });
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd,
+    encoding: 'utf8',
+    timeout: 300_000,
+    env: { ...process.env, NO_COLOR: '' },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 const out = tempDir('reports');
 /** One stream, one pass: the reports and the progress are judged, not the figures. */
-const quick = ['1', '--voice', 'synthetic-siwis-medium', '--streams', '1', '--warmup', '0', '--settle', '0', '--text-file'];
+const quick = [
+  '1',
+  '--voice',
+  'synthetic-siwis-medium',
+  '--streams',
+  '1',
+  '--warmup',
+  '0',
+  '--settle',
+  '0',
+  '--text-file',
+];
 let textFile: string;
 let archiveFile: string;
 
@@ -29,7 +46,9 @@ describe('reports from the command line', () => {
     const dir = path.join(out, 'run');
     const r = cli([...quick, textFile, '--out-dir', dir, '--voices-dir', sharedVoicesDir()]);
     assert.ok(r.code === 0 || r.code === 3, r.stderr);
-    const files = readdirSync(dir).filter((f) => !f.startsWith('.')).sort();
+    const files = readdirSync(dir)
+      .filter((f) => !f.startsWith('.'))
+      .sort();
     assert.equal(files.length, 3, files.join(' '));
     const base = files[0]?.replace(/\.[a-z]+$/, '');
     assert.deepEqual(files, [`${base}.html`, `${base}.json`, `${base}.md`]);
@@ -69,15 +88,30 @@ describe('reports from the command line', () => {
     const foreign = path.join(out, 'foreign.json');
     writeFileSync(foreign, JSON.stringify({ hello: 1 }));
     const older = path.join(out, 'older.json');
-    writeFileSync(older, JSON.stringify({ ...(JSON.parse(readFileSync(archiveFile, 'utf8')) as object), schema_version: 1 }));
+    writeFileSync(
+      older,
+      JSON.stringify({ ...(JSON.parse(readFileSync(archiveFile, 'utf8')) as object), schema_version: 1 }),
+    );
     for (const [args, code, pattern] of [
       [['report', path.join(out, 'absent.json')], 2, /absent\.json cannot be read \(ENOENT\); check the path/],
       [['report', truncated], 2, /truncated\.json is not valid JSON .*truncated archive/],
-      [['report', foreign], 2, /foreign\.json is not a piper-parallel archive this version reads \(schema_version: .*\); give a file from measurements\//],
-      [['report', older], 2, /older\.json is a schema 1 archive .*; piper-parallel compare still reads it, report needs schema 2: run the measurement again/],
+      [
+        ['report', foreign],
+        2,
+        /foreign\.json is not a piper-parallel archive this version reads \(schema_version: .*\); give a file from measurements\//,
+      ],
+      [
+        ['report', older],
+        2,
+        /older\.json is a schema 1 archive .*; piper-parallel compare still reads it, report needs schema 2: run the measurement again/,
+      ],
       [['report', archiveFile, '--format', 'pdf'], 2, /--format must be one of md, html, got "pdf"/],
       [['report'], 2, /report takes one archive, got 0/],
-      [['report', archiveFile, '--format', 'html', '--out', path.join(out, 'no', 'such', 'dir', 'r.html')], 1, /--out .*r\.html cannot be written \(ENOENT\); choose a writable file/],
+      [
+        ['report', archiveFile, '--format', 'html', '--out', path.join(out, 'no', 'such', 'dir', 'r.html')],
+        1,
+        /--out .*r\.html cannot be written \(ENOENT\); choose a writable file/,
+      ],
     ] as const) {
       const r = cli([...args]);
       assert.equal(r.code, code, `${args.join(' ')}: ${r.stderr}`);
@@ -87,19 +121,43 @@ describe('reports from the command line', () => {
   });
 
   // util-linux script gives the command a real terminal.
-  it('on a terminal: a live progress line redrawn in place, OK in colour, and no colour with NO_COLOR', { skip: existsSync('/usr/bin/script') ? false : 'no util-linux script' }, () => {
-    const command = [process.execPath, BIN, ...quick, textFile, '--out-dir', path.join(out, 'tty'), '--voices-dir', sharedVoicesDir(), '--no-report'].map((a) => `'${a}'`).join(' ');
-    const onTty = (env: NodeJS.ProcessEnv) => spawnSync('script', ['-qec', command, '/dev/null'], { encoding: 'utf8', timeout: 300_000, env: { ...process.env, ...env } });
-    const colour = onTty({ NO_COLOR: '' });
-    assert.ok(colour.status === 0 || colour.status === 3, colour.stdout);
-    assert.ok(colour.stdout.includes('\r\x1b[2Karm 1/1, loading; elapsed 0 s, time left not known yet'), colour.stdout);
-    assert.match(colour.stdout, /\r\x1b\[2Karm 1\/1, pass 1\/1; elapsed \d+ s, about 0 s left/);
-    // Whichever way the arm's controls went, its status is coloured: green OK with exit 0, red FAILED with exit 3.
-    if (colour.status === 0) assert.ok(colour.stdout.includes('\x1b[32mOK\x1b[0m'), colour.stdout);
-    else assert.ok(colour.stdout.includes('\x1b[31mFAILED\x1b[0m'), colour.stdout);
-    const plain = onTty({ NO_COLOR: '1' });
-    assert.ok(plain.status === 0 || plain.status === 3, plain.stdout);
-    assert.ok(plain.stdout.includes('\x1b[2Karm 1/1'), 'the live line stays');
-    assert.doesNotMatch(plain.stdout, /\x1b\[3[12]m/);
-  });
+  it(
+    'on a terminal: a live progress line redrawn in place, OK in colour, and no colour with NO_COLOR',
+    { skip: existsSync('/usr/bin/script') ? false : 'no util-linux script' },
+    () => {
+      const command = [
+        process.execPath,
+        BIN,
+        ...quick,
+        textFile,
+        '--out-dir',
+        path.join(out, 'tty'),
+        '--voices-dir',
+        sharedVoicesDir(),
+        '--no-report',
+      ]
+        .map((a) => `'${a}'`)
+        .join(' ');
+      const onTty = (env: NodeJS.ProcessEnv) =>
+        spawnSync('script', ['-qec', command, '/dev/null'], {
+          encoding: 'utf8',
+          timeout: 300_000,
+          env: { ...process.env, ...env },
+        });
+      const colour = onTty({ NO_COLOR: '' });
+      assert.ok(colour.status === 0 || colour.status === 3, colour.stdout);
+      assert.ok(
+        colour.stdout.includes('\r\x1b[2Karm 1/1, loading; elapsed 0 s, time left not known yet'),
+        colour.stdout,
+      );
+      assert.match(colour.stdout, /\r\x1b\[2Karm 1\/1, pass 1\/1; elapsed \d+ s, about 0 s left/);
+      // Whichever way the arm's controls went, its status is coloured: green OK with exit 0, red FAILED with exit 3.
+      if (colour.status === 0) assert.ok(colour.stdout.includes('\x1b[32mOK\x1b[0m'), colour.stdout);
+      else assert.ok(colour.stdout.includes('\x1b[31mFAILED\x1b[0m'), colour.stdout);
+      const plain = onTty({ NO_COLOR: '1' });
+      assert.ok(plain.status === 0 || plain.status === 3, plain.stdout);
+      assert.ok(plain.stdout.includes('\x1b[2Karm 1/1'), 'the live line stays');
+      assert.doesNotMatch(plain.stdout, /\x1b\[3[12]m/);
+    },
+  );
 });

@@ -7,7 +7,10 @@ import { streamPids } from './harness.js';
 
 /** A process whose command line looks like a stream's, idle until killed. */
 function fakeStream(env: NodeJS.ProcessEnv) {
-  return spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)', 'lib/throughput/worker/process-stream.js'], { env, stdio: 'ignore' });
+  return spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)', 'lib/throughput/worker/process-stream.js'], {
+    env,
+    stdio: 'ignore',
+  });
 }
 
 it('a stream left behind is found when this test file started it, never when another did', async () => {
@@ -22,7 +25,7 @@ it('a stream left behind is found when this test file started it, never when ano
       found = streamPids();
     }
     assert.ok(found.includes(mine.pid as number), `its own stream ${mine.pid} not found in ${found.join(', ')}`);
-    assert.ok(!found.includes(other.pid as number), 'another test file\'s stream was counted');
+    assert.ok(!found.includes(other.pid as number), "another test file's stream was counted");
   } finally {
     mine.kill('SIGKILL');
     other.kill('SIGKILL');

@@ -34,8 +34,16 @@ const FAULT_CLI = fileURLToPath(new URL('../fixtures/fault-cli.js', import.meta.
 export function runCli(args: string[], o: CliOptions = {}): Promise<CliRun> {
   return new Promise((resolve) => {
     const injected = o.fault !== undefined || o.trace === true;
-    const env = { ...process.env, ...o.env, ...(o.fault ? { PIPER_PARALLEL_TEST_FAULT: o.fault } : {}), ...(o.trace ? { PIPER_PARALLEL_TEST_TRACE: '1' } : {}) };
-    const child = spawn(process.execPath, [injected ? FAULT_CLI : BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
+    const env = {
+      ...process.env,
+      ...o.env,
+      ...(o.fault ? { PIPER_PARALLEL_TEST_FAULT: o.fault } : {}),
+      ...(o.trace ? { PIPER_PARALLEL_TEST_TRACE: '1' } : {}),
+    };
+    const child = spawn(process.execPath, [injected ? FAULT_CLI : BIN, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -68,7 +76,19 @@ export function workspace(): { dir: string; text: string; out: string; voices: s
 
 /** The common run arguments of the suite: synthetic voice, short text, no settling. */
 export function baseArgs(w: ReturnType<typeof workspace>, passes = '2'): string[] {
-  return [passes, '--settle', '0', '--voice', 'synthetic-siwis-medium', '--text-file', w.text, '--out-dir', w.out, '--voices-dir', w.voices];
+  return [
+    passes,
+    '--settle',
+    '0',
+    '--voice',
+    'synthetic-siwis-medium',
+    '--text-file',
+    w.text,
+    '--out-dir',
+    w.out,
+    '--voices-dir',
+    w.voices,
+  ];
 }
 
 /**
@@ -90,7 +110,7 @@ function startedHere(pid: number): boolean {
 
 /** Stream processes of this test file still alive; with `parent`, that process's children. */
 export function streamPids(parent?: number): number[] {
-  const cmd = parent === undefined ? "pgrep -f '[e]ntry/process-stream.js' || true" : `pgrep -P ${parent} || true`;
+  const cmd = parent === undefined ? "pgrep -f '[w]orker/process-stream.js' || true" : `pgrep -P ${parent} || true`;
   const pids = execSync(cmd, { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
   return parent === undefined ? pids.filter(startedHere) : pids;
 }
@@ -99,13 +119,19 @@ export function streamPids(parent?: number): number[] {
 export function assertClean(w: ReturnType<typeof workspace>, r: CliRun): void {
   assert.deepEqual(streamPids(), [], 'stream processes left behind');
   assert.equal(readFileSync(w.earlier, 'utf8'), '{"earlier": "run"}\n', 'an earlier archive was overwritten');
-  assert.deepEqual(readdirSync(w.out).filter((f) => f.endsWith('.tmp')), [], 'a temporary archive was left');
+  assert.deepEqual(
+    readdirSync(w.out).filter((f) => f.endsWith('.tmp')),
+    [],
+    'a temporary archive was left',
+  );
   const errLines = r.stderr.split('\n').filter((l) => l.startsWith('piper-parallel:'));
   assert.ok(errLines.length <= 1, `more than one error line: ${r.stderr}`);
 }
 
 export function archives(w: ReturnType<typeof workspace>): string[] {
-  return readdirSync(w.out).filter((f) => f.endsWith('.json') && f !== path.basename(w.earlier)).map((f) => path.join(w.out, f));
+  return readdirSync(w.out)
+    .filter((f) => f.endsWith('.json') && f !== path.basename(w.earlier))
+    .map((f) => path.join(w.out, f));
 }
 
 export function partialArms(w: ReturnType<typeof workspace>): number[] {

@@ -7,7 +7,11 @@ import { describe, it } from 'node:test';
 import { tempDir } from '../helpers/paths.js';
 import { archives, assertClean, baseArgs, partialArms, runCli, workspace } from './harness.js';
 
-async function refused(args: (w: ReturnType<typeof workspace>) => string[], code: number, message: RegExp): Promise<void> {
+async function refused(
+  args: (w: ReturnType<typeof workspace>) => string[],
+  code: number,
+  message: RegExp,
+): Promise<void> {
   const w = workspace();
   const r = await runCli(args(w));
   assert.equal(r.code, code, r.stderr);
@@ -34,23 +38,40 @@ describe('bad input is refused before anything is measured', () => {
     await refused((w) => [...baseArgs(w), '--threads', '0'], 2, /--threads must be a whole number >= 1, got "0"/);
   });
 
-  it('an unknown option -> exit 2', () => refused((w) => [...baseArgs(w), '--passes', '3'], 2, /Unknown option '--passes'.*see piper-parallel --help/));
+  it('an unknown option -> exit 2', () =>
+    refused(
+      (w) => [...baseArgs(w), '--passes', '3'],
+      2,
+      /--passes does not apply to the run; see piper-parallel --help/,
+    ));
 
   it('a malformed .onnx.json names the key -> exit 1', async () => {
     const voices = tempDir('badcfg');
     writeFileSync(path.join(voices, 'odd-medium.onnx'), 'x');
     writeFileSync(path.join(voices, 'odd-medium.onnx.json'), JSON.stringify({ audio: { sample_rate: 'fast' } }));
-    await refused((w) => ['1', '--settle', '0', '--voice', 'odd-medium', '--voices-dir', voices, '--out-dir', w.out], 1, /odd-medium\.onnx\.json: key audio\.sample_rate: .*fix the file or fetch the voice again/);
+    await refused(
+      (w) => ['1', '--settle', '0', '--voice', 'odd-medium', '--voices-dir', voices, '--out-dir', w.out],
+      1,
+      /odd-medium\.onnx\.json: key audio\.sample_rate: .*fix the file or fetch the voice again/,
+    );
   });
 
   it('a missing voice lists the installed ones and the fetch command -> exit 1', () =>
-    refused((w) => ['1', '--settle', '0', '--voice', 'fr_FR-siwis-medium', '--voices-dir', w.voices, '--out-dir', w.out], 1, /voice "fr_FR-siwis-medium" is not in .* \(installed: [^)]*\); run `piper-parallel voices fetch fr_FR-siwis-medium`/));
+    refused(
+      (w) => ['1', '--settle', '0', '--voice', 'fr_FR-siwis-medium', '--voices-dir', w.voices, '--out-dir', w.out],
+      1,
+      /voice "fr_FR-siwis-medium" is not in .* \(installed: [^)]*\); run `piper-parallel voices fetch fr_FR-siwis-medium`/,
+    ));
 
   it('an unwritable output folder is found before measuring -> exit 1', async () => {
     const dir = tempDir('unwritable');
     const file = path.join(dir, 'a-file');
     writeFileSync(file, 'x');
-    await refused((w) => [...baseArgs(w), '--out-dir', path.join(file, 'measurements')], 1, /--out-dir .*a-file\/measurements is not writable .*choose a writable folder/);
+    await refused(
+      (w) => [...baseArgs(w), '--out-dir', path.join(file, 'measurements')],
+      1,
+      /--out-dir .*a-file\/measurements is not writable .*choose a writable folder/,
+    );
   });
 
   it('text files: missing, empty, not UTF-8, enormous, and a line that phonemizes to nothing -> exit 1', async () => {
@@ -63,11 +84,31 @@ describe('bad input is refused before anything is measured', () => {
     writeFileSync(huge, 'Bonjour.\n'.repeat(200_000));
     const nothing = path.join(dir, 'nothing.txt');
     writeFileSync(nothing, 'Bonjour.\n...\n');
-    const withText = (t: string) => (w: ReturnType<typeof workspace>) => ['1', '--settle', '0', '--voice', 'synthetic-siwis-medium', '--voices-dir', w.voices, '--out-dir', w.out, '--text-file', t];
-    await refused(withText(path.join(dir, 'absent.txt')), 1, /--text-file .*absent\.txt cannot be read \(ENOENT\); check the path/);
+    const withText = (t: string) => (w: ReturnType<typeof workspace>) => [
+      '1',
+      '--settle',
+      '0',
+      '--voice',
+      'synthetic-siwis-medium',
+      '--voices-dir',
+      w.voices,
+      '--out-dir',
+      w.out,
+      '--text-file',
+      t,
+    ];
+    await refused(
+      withText(path.join(dir, 'absent.txt')),
+      1,
+      /--text-file .*absent\.txt cannot be read \(ENOENT\); check the path/,
+    );
     await refused(withText(empty), 1, /--text-file .*empty\.txt has no sentence; put one sentence per line/);
     await refused(withText(latin1), 1, /--text-file .*latin1\.txt is not valid UTF-8; convert it/);
     await refused(withText(huge), 1, /--text-file .*huge\.txt is 1800000 bytes, over the 1000000-byte limit/);
-    await refused(withText(nothing), 1, /line 2 of the text \("\.\.\."\) phonemizes to nothing for synthetic-siwis-medium; remove it or write it out in words/);
+    await refused(
+      withText(nothing),
+      1,
+      /line 2 of the text \("\.\.\."\) phonemizes to nothing for synthetic-siwis-medium; remove it or write it out in words/,
+    );
   });
 });

@@ -19,7 +19,23 @@ import { archives, assertClean, partialArms, runCli, streamPids, workspace } fro
 async function interrupted(signal: NodeJS.Signals, warmup: number): Promise<{ traceAtSignal: string }> {
   const w = workspace();
   // The built-in text: passes of several seconds, so 300 ms after ready the pass is under way.
-  const args = ['6', '--rounds', '3', '--settle', '0', '--voice', 'synthetic-siwis-medium', '--streams', '1', '--warmup', String(warmup), '--out-dir', w.out, '--voices-dir', w.voices];
+  const args = [
+    '6',
+    '--rounds',
+    '3',
+    '--settle',
+    '0',
+    '--voice',
+    'synthetic-siwis-medium',
+    '--streams',
+    '1',
+    '--warmup',
+    String(warmup),
+    '--out-dir',
+    w.out,
+    '--voices-dir',
+    w.voices,
+  ];
   let traceAtSignal = '';
   let latest = '';
   let timer: NodeJS.Timeout | undefined;
@@ -36,8 +52,12 @@ async function interrupted(signal: NodeJS.Signals, warmup: number): Promise<{ tr
     },
   });
   clearTimeout(timer);
-  assert.equal(r.code, 130, `${signal}: ${r.stderr}`);
-  assert.match(r.stderr, /piper-parallel: interrupted during synthetic-siwis-medium K=1 T=1 free in round 1; 0 finished arm round\(s\) kept in \S+\.jsonl; resume with: piper-parallel --resume \S+/);
+  // 128 + the signal's number: SIGINT 2, SIGTERM 15.
+  assert.equal(r.code, signal === 'SIGTERM' ? 143 : 130, `${signal}: ${r.stderr}`);
+  assert.match(
+    r.stderr,
+    /piper-parallel: interrupted during synthetic-siwis-medium K=1 T=1 free in round 1; 0 finished arm round\(s\) kept in \S+\.jsonl; resume with: piper-parallel --resume \S+/,
+  );
   assert.deepEqual(archives(w), []);
   assert.deepEqual(partialArms(w), [0]);
   assertClean(w, r);
@@ -59,7 +79,8 @@ function duringTimedPass(trace: string): void {
 }
 
 describe('interruptions', () => {
-  it('Ctrl-C during the warm-up: exit 130, partial kept, no stream left', async () => duringWarmup((await interrupted('SIGINT', 3)).traceAtSignal));
+  it('Ctrl-C during the warm-up: exit 130, partial kept, no stream left', async () =>
+    duringWarmup((await interrupted('SIGINT', 3)).traceAtSignal));
   it('Ctrl-C during a timed pass', async () => duringTimedPass((await interrupted('SIGINT', 0)).traceAtSignal));
   it('SIGTERM during the warm-up', async () => duringWarmup((await interrupted('SIGTERM', 3)).traceAtSignal));
   it('SIGTERM during a timed pass', async () => duringTimedPass((await interrupted('SIGTERM', 0)).traceAtSignal));
@@ -68,15 +89,34 @@ describe('interruptions', () => {
     it(`${signal} while the archive is written: a whole archive or none, never half of one`, async () => {
       const w = workspace();
       let sent = false;
-      const r = await runCli(['1', '--settle', '0', '--voice', 'synthetic-siwis-medium', '--streams', '1', '--warmup', '0', '--text-file', w.text, '--out-dir', w.out, '--voices-dir', w.voices], {
-        onStdout: (out, pid) => {
-          if (!sent && /K=1\s+T=1/.test(out)) {
-            sent = true;
-            process.kill(pid, signal);
-          }
+      const r = await runCli(
+        [
+          '1',
+          '--settle',
+          '0',
+          '--voice',
+          'synthetic-siwis-medium',
+          '--streams',
+          '1',
+          '--warmup',
+          '0',
+          '--text-file',
+          w.text,
+          '--out-dir',
+          w.out,
+          '--voices-dir',
+          w.voices,
+        ],
+        {
+          onStdout: (out, pid) => {
+            if (!sent && /K=1\s+T=1/.test(out)) {
+              sent = true;
+              process.kill(pid, signal);
+            }
+          },
         },
-      });
-      if (r.code === 130) {
+      );
+      if (r.code === (signal === 'SIGTERM' ? 143 : 130)) {
         assert.deepEqual(archives(w), []);
         assert.deepEqual(partialArms(w), [1]);
       } else {
@@ -94,7 +134,23 @@ describe('interruptions', () => {
 describe('two runs at once and a soak', () => {
   it('two runs in the same folder at the same time: both archives land, no partial is left or mixed', async () => {
     const w = workspace();
-    const args = ['1', '--settle', '0', '--voice', 'synthetic-siwis-medium', '--streams', '1,2', '--warmup', '0', '--text-file', w.text, '--out-dir', w.out, '--voices-dir', w.voices];
+    const args = [
+      '1',
+      '--settle',
+      '0',
+      '--voice',
+      'synthetic-siwis-medium',
+      '--streams',
+      '1,2',
+      '--warmup',
+      '0',
+      '--text-file',
+      w.text,
+      '--out-dir',
+      w.out,
+      '--voices-dir',
+      w.voices,
+    ];
     const [a, b] = await Promise.all([runCli(args), runCli(args)]);
     for (const r of [a, b]) assert.ok(r.code === 0 || r.code === 3, r.stderr);
     const files = archives(w);
@@ -115,7 +171,19 @@ describe('two runs at once and a soak', () => {
     const paths: string[] = [];
     for (let i = 0; i < 3; i += 1) {
       // A process arm and a thread arm: both adapters' leftovers would show, at half the default run's time.
-      const r = await runArms({ settleSeconds: 0, passes: 1, warmup: 1, voices: ['synthetic-siwis-medium'], lines: ['Bonjour tout le monde.'], outDir: out, voicesDir: sharedVoicesDir(), conditions: [{ flux: 1, fils: 1, affinite: false, isolation: 'process' }, { flux: 1, fils: 1, affinite: false, isolation: 'thread' }] });
+      const r = await runArms({
+        settleSeconds: 0,
+        passes: 1,
+        warmup: 1,
+        voices: ['synthetic-siwis-medium'],
+        lines: ['Bonjour tout le monde.'],
+        outDir: out,
+        voicesDir: sharedVoicesDir(),
+        conditions: [
+          { flux: 1, fils: 1, affinite: false, isolation: 'process' },
+          { flux: 1, fils: 1, affinite: false, isolation: 'thread' },
+        ],
+      });
       paths.push(r.path);
       gc();
       const m = process.memoryUsage();

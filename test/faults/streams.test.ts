@@ -37,7 +37,10 @@ describe('faults in the streams', () => {
     assert.equal(a.bras[1]?.etat, 'failed');
     // The K=2 arm kept the passes it finished before the kill, and not all 5.
     assert.ok((a.bras[1]?.enfants[1]?.passes.length ?? 99) < 5);
-    assert.match(a.bras[1]?.erreur ?? '', new RegExp(`stream 1 \\(pid ${killed}\\) exited on signal SIGKILL .*run again`));
+    assert.match(
+      a.bras[1]?.erreur ?? '',
+      new RegExp(`stream 1 \\(pid ${killed}\\) exited on signal SIGKILL .*run again`),
+    );
     assert.match(r.stdout, /FAILED: round \d: stream 1 \(pid \d+\) exited on signal SIGKILL/);
     assertClean(w, r);
   });
@@ -45,36 +48,64 @@ describe('faults in the streams', () => {
   it('a child that never reaches the barrier: the arm times out naming it, exit 3', async () => {
     const w = workspace();
     const t0 = Date.now();
-    const r = await runCli([...baseArgs(w, '1'), '--streams', '2', '--barrier-timeout', '2'], { fault: 'hang-before-barrier' });
+    const r = await runCli([...baseArgs(w, '1'), '--streams', '2', '--barrier-timeout', '2'], {
+      fault: 'hang-before-barrier',
+    });
     assert.equal(r.code, 3, r.stderr);
     assert.ok(Date.now() - t0 < 60_000);
-    assert.match(onlyArchive(w).bras[0]?.erreur ?? '', /at the barrier of pass 1: no answer within 2 s from stream 0 \(pid \d+\); .*raise --barrier-timeout/);
+    assert.match(
+      onlyArchive(w).bras[0]?.erreur ?? '',
+      /at the barrier of pass 1: no answer within 2 s from stream 0 \(pid \d+\); .*raise --barrier-timeout/,
+    );
     assertClean(w, r);
   });
 
-  it('onnxruntime throwing inside session.run during a pass: the arm fails with onnxruntime\'s message, exit 3', async () => {
+  it("onnxruntime throwing inside session.run during a pass: the arm fails with onnxruntime's message, exit 3", async () => {
     const w = workspace();
     const r = await runCli([...baseArgs(w, '1'), '--streams', '2'], { fault: 'throw-in-pass' });
     assert.equal(r.code, 3, r.stderr);
     // The faulty stream feeds ids beyond the voice's table: the model's Gather rejects them inside session.run.
-    assert.match(onlyArchive(w).bras[0]?.erreur ?? '', /stream 0 failed during pass 1: onnxruntime failed while synthesizing with synthetic-siwis-medium \(.*(out of|bounds|range|idx).*\)/i);
+    assert.match(
+      onlyArchive(w).bras[0]?.erreur ?? '',
+      /stream 0 failed during pass 1: onnxruntime failed while synthesizing with synthetic-siwis-medium \(.*(out of|bounds|range|idx).*\)/i,
+    );
     assertClean(w, r);
   });
 
   it('a voice whose .onnx is corrupt: the arm fails saying to fetch or build it again, exit 3', async () => {
     const w = workspace();
     const voices = tempDir('corrupt');
-    const config = JSON.parse(readFileSync(path.join(w.voices, 'synthetic-siwis-medium.onnx.json'), 'utf8')) as Record<string, unknown>;
+    const config = JSON.parse(readFileSync(path.join(w.voices, 'synthetic-siwis-medium.onnx.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
     delete config.synthetic;
     writeFileSync(path.join(voices, 'broken-medium.onnx.json'), JSON.stringify(config));
     writeFileSync(path.join(voices, 'broken-medium.onnx'), Buffer.from('this is not an onnx model'));
-    const r = await runCli(['1', '--settle', '0', '--voice', 'broken-medium', '--streams', '2', '--text-file', w.text, '--out-dir', w.out, '--voices-dir', voices]);
+    const r = await runCli([
+      '1',
+      '--settle',
+      '0',
+      '--voice',
+      'broken-medium',
+      '--streams',
+      '2',
+      '--text-file',
+      w.text,
+      '--out-dir',
+      w.out,
+      '--voices-dir',
+      voices,
+    ]);
     assert.equal(r.code, 3, r.stderr);
-    assert.match(onlyArchive(w).bras[0]?.erreur ?? '', /stream \d failed while loading the voice: .*broken-medium\.onnx: onnxruntime could not load it .*fetch or build the voice again/);
+    assert.match(
+      onlyArchive(w).bras[0]?.erreur ?? '',
+      /stream \d failed while loading the voice: .*broken-medium\.onnx: onnxruntime could not load it .*fetch or build the voice again/,
+    );
     assertClean(w, r);
   });
 
-  it('a write error after the archive\'s file is opened: exit 1, no temporary file left, the partial file keeps every arm', async () => {
+  it("a write error after the archive's file is opened: exit 1, no temporary file left, the partial file keeps every arm", async () => {
     const w = workspace();
     const r = await runCli([...baseArgs(w, '1'), '--streams', '1'], { fault: 'archive-write' });
     assert.equal(r.code, 1);
@@ -92,7 +123,10 @@ describe('faults in the streams', () => {
     const r = await runCli([...baseArgs(w, '1'), '--streams', '3', '--affinity', 'on']);
     assert.ok(r.code === 0 || r.code === 3, r.stderr);
     const seen = onlyArchive(w).bras[0]?.affinites_vues ?? [];
-    assert.deepEqual(seen.map((s) => s.length), [1, 1, 1]);
+    assert.deepEqual(
+      seen.map((s) => s.length),
+      [1, 1, 1],
+    );
     assert.equal(seen[0]?.[0], seen[2]?.[0]);
     assertClean(w, r);
   });

@@ -21,7 +21,8 @@ export function realArchive(): Promise<{ archive: Archive; path: string }> {
   made ??= (async () => {
     removeStaleCopies();
     const shared = path.join(os.tmpdir(), `${SHARED_PREFIX}${suiteRun()}-${libraryHash()}.json`);
-    if (existsSync(shared)) return { archive: ArchiveSchema.parse(JSON.parse(readFileSync(shared, 'utf8'))), path: shared };
+    if (existsSync(shared))
+      return { archive: ArchiveSchema.parse(JSON.parse(readFileSync(shared, 'utf8'))), path: shared };
     const r = await runArms({
       settleSeconds: 0,
       passes: 3,
@@ -75,7 +76,14 @@ export function withFailedControl(a: Archive): Archive {
   const arm = copy.bras.find((b) => b.flux_simultanes === 2);
   if (!arm) throw new Error('fixture has no K=2 arm');
   arm.controles = arm.controles.filter((c) => c.name !== 'cpu_sum');
-  arm.controles.push({ name: 'cpu_sum', threshold: 150, measured: 120.5, unit: '%', held: false, message: 'the streams used 120.5% together, 29.5 points short of 150%' });
+  arm.controles.push({
+    name: 'cpu_sum',
+    threshold: 150,
+    measured: 120.5,
+    unit: '%',
+    held: false,
+    message: 'the streams used 120.5% together, 29.5 points short of 150%',
+  });
   arm.controle_tenu = false;
   copy.controle_tenu = false;
   return copy;
@@ -86,17 +94,31 @@ export function expectedMarks(a: Archive): Map<string, number> {
   const out = new Map<string, number>();
   const voice = 'synthetic-siwis-medium';
   const arms = a.bras;
-  out.set('drift', arms.reduce((n, b) => n + b.synchro.filter((s) => !s.echauffement && s.etendue_s > 0 && s.audio_total_s > 0).length, 0));
-  out.set(`throughput-${voice}`,
-    arms.filter((b) => b.debit_agrege_passe_mediane !== null).length
-    + arms.filter((b) => b.debit_agrege_ic95 !== null).length
-    + arms.reduce((n, b) => n + b.debit_par_flux_mediane.filter((v) => v !== null).length, 0));
+  out.set(
+    'drift',
+    arms.reduce(
+      (n, b) => n + b.synchro.filter((s) => !s.echauffement && s.etendue_s > 0 && s.audio_total_s > 0).length,
+      0,
+    ),
+  );
+  out.set(
+    `throughput-${voice}`,
+    arms.filter((b) => b.debit_agrege_passe_mediane !== null).length +
+      arms.filter((b) => b.debit_agrege_ic95 !== null).length +
+      arms.reduce((n, b) => n + b.debit_par_flux_mediane.filter((v) => v !== null).length, 0),
+  );
   // The ideal line is one mark; one dot per arm.
   out.set(`scaling-${voice}`, 1 + arms.filter((b) => b.debit_agrege_passe_mediane !== null).length);
-  out.set(`skew-${voice}`, arms.filter((b) => b.flux_simultanes >= 2).reduce((n, b) => n + b.synchro.filter((s) => !s.echauffement).length, 0));
+  out.set(
+    `skew-${voice}`,
+    arms.filter((b) => b.flux_simultanes >= 2).reduce((n, b) => n + b.synchro.filter((s) => !s.echauffement).length, 0),
+  );
   arms.forEach((b, i) => {
     const limits = b.controles.filter((c) => c.name === 'cpu_max' || c.name === 'cpu_sum').length;
-    out.set(`cpu-${voice}-${i}`, b.enfants.reduce((n, c) => n + c.passes.filter((p) => p.cpu_pourcent !== null).length, 0) + limits);
+    out.set(
+      `cpu-${voice}-${i}`,
+      b.enfants.reduce((n, c) => n + c.passes.filter((p) => p.cpu_pourcent !== null).length, 0) + limits,
+    );
   });
   return out;
 }
@@ -108,12 +130,15 @@ export function expectedMarks(a: Archive): Map<string, number> {
  * wholly below 1 - tolerance)? compare must exit 4 exactly then.
  */
 type Arm = Archive['bras'][number];
-const armKeyOf = (x: Arm): string => [x.voix, x.flux_simultanes, x.fils_par_flux, x.affinite_demandee, x.isolation].join(' ');
+const armKeyOf = (x: Arm): string =>
+  [x.voix, x.flux_simultanes, x.fils_par_flux, x.affinite_demandee, x.isolation].join(' ');
 
 /** Per round, the arm's figure and its streams' median pass throughput. */
 function roundsOf(x: Arm): Array<number[]> {
   const perStream = x.debit_agrege_manches.flatMap((_, i) => {
-    const r = x.enfants.flatMap((e) => e.passes.filter((p) => p.manche === i + 1 && p.ratio !== null).map((p) => p.ratio as number));
+    const r = x.enfants.flatMap((e) =>
+      e.passes.filter((p) => p.manche === i + 1 && p.ratio !== null).map((p) => p.ratio as number),
+    );
     return r.length > 0 ? [median(r)] : [];
   });
   return [x.debit_agrege_manches.filter((v): v is number => v !== null && v > 0), perStream.filter((v) => v > 0)];
@@ -139,7 +164,11 @@ function heldPairs(a: Archive, b: Archive): Array<[Arm, Arm]> {
 }
 
 const intervals = (a: Archive, b: Archive): Array<[number, number]> =>
-  heldPairs(a, b).flatMap(([x, y]) => roundsOf(x).map((rx, i) => interval(rx, roundsOf(y)[i] ?? [])).filter((v): v is [number, number] => v !== null));
+  heldPairs(a, b).flatMap(([x, y]) =>
+    roundsOf(x)
+      .map((rx, i) => interval(rx, roundsOf(y)[i] ?? []))
+      .filter((v): v is [number, number] => v !== null),
+  );
 
 export function throughputFellBeyond(a: Archive, b: Archive, tolerancePercent: number): boolean {
   return intervals(a, b).some((i) => i[1] < 1 - tolerancePercent / 100);

@@ -26,7 +26,10 @@ function testFiles(dir: string): string[] {
 }
 
 /** The files of each phase, sorted; a light file's first line is the mark (tsc keeps it). */
-export function phases(files: readonly string[], firstLine: (file: string) => string): { light: string[]; alone: string[] } {
+export function phases(
+  files: readonly string[],
+  firstLine: (file: string) => string,
+): { light: string[]; alone: string[] } {
   const sorted = [...files].sort();
   const light = sorted.filter((f) => firstLine(f).startsWith(LIGHT_MARK));
   return { light, alone: sorted.filter((f) => !light.includes(f)) };
@@ -35,16 +38,25 @@ export function phases(files: readonly string[], firstLine: (file: string) => st
 function runPhase(title: string, files: readonly string[], concurrency: number): number {
   if (files.length === 0) return 0;
   process.stdout.write(`\n# ${title}: ${files.length} file(s), ${concurrency} at a time\n`);
-  const r = spawnSync(process.execPath, [
-    '--test', `--test-concurrency=${concurrency}`,
-    '--test-reporter=spec', '--test-reporter-destination=stdout',
-    `--test-reporter=${FILE_TIMES}`, '--test-reporter-destination=stdout',
-    ...files,
-  ], {
-    stdio: 'inherit', timeout: PHASE_TIMEOUT_MS, killSignal: 'SIGKILL',
-    // One suite run across both phases, so a run shared between files is made once (helpers/archive.ts).
-    env: { ...process.env, PIPER_PARALLEL_TEST_SUITE: String(process.pid) },
-  });
+  const r = spawnSync(
+    process.execPath,
+    [
+      '--test',
+      `--test-concurrency=${concurrency}`,
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      `--test-reporter=${FILE_TIMES}`,
+      '--test-reporter-destination=stdout',
+      ...files,
+    ],
+    {
+      stdio: 'inherit',
+      timeout: PHASE_TIMEOUT_MS,
+      killSignal: 'SIGKILL',
+      // One suite run across both phases, so a run shared between files is made once (helpers/archive.ts).
+      env: { ...process.env, PIPER_PARALLEL_TEST_SUITE: String(process.pid) },
+    },
+  );
   if (r.error) process.stderr.write(`${title}: ${r.error.message}\n`);
   return r.status ?? 1;
 }

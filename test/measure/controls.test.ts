@@ -1,7 +1,13 @@
 // light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { affinityControl, cpuMaxControl, cpuSumControl, overlapControl, skewControl } from '../../lib/measure/controls.js';
+import {
+  affinityControl,
+  cpuMaxControl,
+  cpuSumControl,
+  overlapControl,
+  skewControl,
+} from '../../lib/measure/controls.js';
 
 describe('controls hold and fail on injected readings', () => {
   it('cpu_max: < 110% x T', () => {
@@ -54,7 +60,17 @@ describe('controls hold and fail on injected readings', () => {
   });
 
   it('affinity free: every stream sees the full set', () => {
-    assert.equal(affinityControl([[0, 1], [1, 0]], false, [0, 1]).held, true);
+    assert.equal(
+      affinityControl(
+        [
+          [0, 1],
+          [1, 0],
+        ],
+        false,
+        [0, 1],
+      ).held,
+      true,
+    );
     const f = affinityControl([[0, 1], [1]], false, [0, 1]);
     assert.equal(f.held, false);
     assert.match(f.message, /1 of 2 streams did not see every core/);
@@ -71,7 +87,7 @@ describe('controls hold and fail on injected readings', () => {
 });
 
 describe('overlap', () => {
-  it('reads the share of the shortest stream\'s time with every stream computing, and fails on the worst pass under 75%', () => {
+  it("reads the share of the shortest stream's time with every stream computing, and fails on the worst pass under 75%", () => {
     assert.equal(overlapControl([{ startsMs: [0], endsMs: [10] }], 1), undefined);
     // Together 50-990; the shorter stream ran 50-1000: 940 of its 950 ms.
     const fine = overlapControl([{ startsMs: [0, 50], endsMs: [990, 1000] }], 2);
@@ -79,7 +95,13 @@ describe('overlap', () => {
     // A stream on a faster core, done after 600 of the other's 1000 ms: with the other all its time.
     assert.deepEqual([overlapControl([{ startsMs: [0, 0], endsMs: [1000, 600] }], 2)?.measured], [100]);
     // One stream starting 300 ms late and running as long: 700 of its 1000 ms.
-    const late = overlapControl([{ startsMs: [0, 10], endsMs: [1000, 990] }, { startsMs: [0, 300], endsMs: [1000, 1300] }], 2);
+    const late = overlapControl(
+      [
+        { startsMs: [0, 10], endsMs: [1000, 990] },
+        { startsMs: [0, 300], endsMs: [1000, 1300] },
+      ],
+      2,
+    );
     assert.deepEqual([late?.held, late?.measured, late?.threshold], [false, 70, 75]);
     // Windows that never meet count as 0, not negative; times that cannot be read do not hold.
     assert.equal(overlapControl([{ startsMs: [0, 2000], endsMs: [1000, 3000] }], 2)?.measured, 0);

@@ -5,7 +5,15 @@ import { allowedCores } from '../../lib/measure/clock.js';
 import { machineBlock, machineFingerprint, type MachineReaders } from '../../lib/measure/machine.js';
 
 const fail = (): Promise<never> => Promise.reject(new Error('unreadable here'));
-const unreadable: MachineReaders = { cpu: fail, speed: fail, temperature: fail, os: fail, system: fail, mem: fail, governorFile: () => null };
+const unreadable: MachineReaders = {
+  cpu: fail,
+  speed: fail,
+  temperature: fail,
+  os: fail,
+  system: fail,
+  mem: fail,
+  governorFile: () => null,
+};
 
 describe('machine_detail', () => {
   it('what cannot be read is null, never guessed', async () => {
@@ -35,7 +43,13 @@ describe('machine_detail', () => {
   it('records the cores this run may use, and they are part of the fingerprint', async () => {
     const m = await machineBlock(unreadable);
     assert.deepEqual(m.coeurs_autorises, allowedCores());
-    const all = { architecture: 'x64', cpu: 'C', coeurs_logiques: 8, memoire_octets: 2 ** 34, coeurs_autorises: [0, 1, 2, 3, 4, 5, 6, 7] };
+    const all = {
+      architecture: 'x64',
+      cpu: 'C',
+      coeurs_logiques: 8,
+      memoire_octets: 2 ** 34,
+      coeurs_autorises: [0, 1, 2, 3, 4, 5, 6, 7],
+    };
     // The same box held to 2 of its 8 CPUs (taskset, a container's cpuset) is not the same machine.
     assert.notEqual(machineFingerprint(all), machineFingerprint({ ...all, coeurs_autorises: [0, 1] }));
     assert.equal(machineFingerprint(all), 'x64|C|8 cores|8 usable|16 GiB');

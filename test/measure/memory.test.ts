@@ -6,7 +6,19 @@ import { parseMajorFaults, parseSwapPages, readOwnMajorFaults, readSwapPages } f
 import { timedMajorFaults } from '../../lib/throughput/run/record.js';
 import type { ChildRecord } from '../../lib/throughput/run/arm.js';
 
-const pass = (n: number, warmup: boolean, majorFaults: number | undefined, round = 1) => ({ type: 'pass' as const, pass: n, warmup, computeSeconds: 1, inferenceSeconds: 1, audioSeconds: 1, cpuSeconds: 1, startMs: 0, endMs: 1, round, ...(majorFaults === undefined ? {} : { majorFaults }) });
+const pass = (n: number, warmup: boolean, majorFaults: number | undefined, round = 1) => ({
+  type: 'pass' as const,
+  pass: n,
+  warmup,
+  computeSeconds: 1,
+  inferenceSeconds: 1,
+  audioSeconds: 1,
+  cpuSeconds: 1,
+  startMs: 0,
+  endMs: 1,
+  round,
+  ...(majorFaults === undefined ? {} : { majorFaults }),
+});
 
 describe('memory pressure', () => {
   it('reads swap pages from /proc/vmstat text and major faults from /proc/<pid>/stat text', () => {
@@ -31,8 +43,19 @@ describe('memory pressure', () => {
     assert.match(memoryControl(0, [0, null]).message, /stream 1's major page faults could not be read/);
   });
 
-  it('counts a stream\'s faults over its timed passes only, round by round', () => {
-    const c: ChildRecord = { rang: 0, pid: 1, core: undefined, passes: [pass(0, true, 100), pass(1, false, 103), pass(2, false, 103), pass(3, true, 50, 2), pass(4, false, 58, 2)] };
+  it("counts a stream's faults over its timed passes only, round by round", () => {
+    const c: ChildRecord = {
+      rang: 0,
+      pid: 1,
+      core: undefined,
+      passes: [
+        pass(0, true, 100),
+        pass(1, false, 103),
+        pass(2, false, 103),
+        pass(3, true, 50, 2),
+        pass(4, false, 58, 2),
+      ],
+    };
     // 3 in round 1 (after the warm-up), 8 in round 2 (a new process, its own count).
     assert.equal(timedMajorFaults(c), 11);
     assert.equal(timedMajorFaults({ ...c, passes: [pass(0, true, 1), pass(1, false, undefined)] }), null);

@@ -3,7 +3,13 @@ import { spawn } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { outsideLoadControl } from '../../lib/measure/controls.js';
 import { settle } from '../../lib/measure/settle.js';
-import { outsideCores, outsideCoresOver, parseProcStatBusy, parseSelfStatTicks, type CpuSnapshot } from '../../lib/measure/system-cpu.js';
+import {
+  outsideCores,
+  outsideCoresOver,
+  parseProcStatBusy,
+  parseSelfStatTicks,
+  type CpuSnapshot,
+} from '../../lib/measure/system-cpu.js';
 import { runArms } from '../../lib/throughput/run/run-arms.js';
 import { sharedVoicesDir, tempDir } from '../helpers/paths.js';
 
@@ -22,9 +28,16 @@ describe('outside load, from injected readings', () => {
   });
 
   it('over the timed passes only: outside ticks of every window over their seconds, gaps between them ignored', () => {
-    const at = (busy: number, own: number, ms: number): CpuSnapshot => ({ systemBusyTicks: busy, ownTicks: own, atMs: ms });
+    const at = (busy: number, own: number, ms: number): CpuSnapshot => ({
+      systemBusyTicks: busy,
+      ownTicks: own,
+      atMs: ms,
+    });
     // Two 1 s passes with 5 and 15 outside ticks; between them 1000 outside ticks of loading that must not count.
-    const windows = [{ before: at(0, 0, 0), after: at(205, 200, 1000) }, { before: at(1205, 200, 5000), after: at(1420, 400, 6000) }];
+    const windows = [
+      { before: at(0, 0, 0), after: at(205, 200, 1000) },
+      { before: at(1205, 200, 5000), after: at(1420, 400, 6000) },
+    ];
     assert.equal(outsideCoresOver(windows), 0.1);
     assert.equal(outsideCoresOver([]), 0);
   });
@@ -40,7 +53,10 @@ describe('outside load, from injected readings', () => {
     assert.equal(outsideLoadControl(0.1).held, true);
     const f = outsideLoadControl(0.35);
     assert.equal(f.held, false);
-    assert.equal(f.message, "another program used 35% of a core during this arm's timed passes, over the 10% limit by 25 points");
+    assert.equal(
+      f.message,
+      "another program used 35% of a core during this arm's timed passes, over the 10% limit by 25 points",
+    );
   });
 
   it('settle waits while busy, stops when calm, and records what it saw', async () => {
@@ -61,11 +77,19 @@ describe('outside load, from injected readings', () => {
         loadavg: () => [looks[Math.min(look++, looks.length - 1)]?.load ?? 0, 0, 0],
       };
     };
-    const busyThenCalm = scripted([{ load: 1.8, outside: 0 }, { load: 0.8, outside: 0.9 }, { load: 0.7, outside: 0.1 }]);
+    const busyThenCalm = scripted([
+      { load: 1.8, outside: 0 },
+      { load: 0.8, outside: 0.9 },
+      { load: 0.7, outside: 0.1 },
+    ]);
     const r = await settle(30, 2, { ...busyThenCalm, sleep: async () => undefined });
     assert.equal(r.calme, true);
     assert.equal(r.attendu_s, 2);
-    assert.deepEqual(r.vu, [{ charge_1min: 1.8, autre_cpu_coeurs: 0 }, { charge_1min: 0.8, autre_cpu_coeurs: 0.9 }, { charge_1min: 0.7, autre_cpu_coeurs: 0.1 }]);
+    assert.deepEqual(r.vu, [
+      { charge_1min: 1.8, autre_cpu_coeurs: 0 },
+      { charge_1min: 0.8, autre_cpu_coeurs: 0.9 },
+      { charge_1min: 0.7, autre_cpu_coeurs: 0.1 },
+    ]);
     const alwaysBusy = scripted([{ load: 5, outside: 1 }]);
     const capped = await settle(2, 2, { ...alwaysBusy, sleep: async () => undefined });
     assert.deepEqual([capped.calme, capped.attendu_s, capped.vu.length], [false, 2, 3]);
@@ -73,18 +97,31 @@ describe('outside load, from injected readings', () => {
 });
 
 describe('outside load, for real', () => {
-  it('a busy-loop process started by the test fails the arm\'s outside_load control', { skip: process.platform !== 'linux' && 'Linux /proc only' }, async () => {
-    const hog = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
-    try {
-      await new Promise((r) => setTimeout(r, 300));
-      const r = await runArms({ settleSeconds: 0, passes: 2, warmup: 0, voices: ['synthetic-siwis-medium'], streams: [1], lines: ['Bonjour tout le monde.'], outDir: tempDir('out'), voicesDir: sharedVoicesDir() });
-      const c = r.archive.bras[0]?.controles.find((x) => x.name === 'outside_load');
-      assert.ok(c, 'no outside_load control');
-      assert.equal(c.held, false, c.message);
-      assert.ok((c.measured ?? 0) > 30, c.message);
-      assert.equal(r.archive.controle_tenu, false);
-    } finally {
-      hog.kill('SIGKILL');
-    }
-  });
+  it(
+    "a busy-loop process started by the test fails the arm's outside_load control",
+    { skip: process.platform !== 'linux' && 'Linux /proc only' },
+    async () => {
+      const hog = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
+      try {
+        await new Promise((r) => setTimeout(r, 300));
+        const r = await runArms({
+          settleSeconds: 0,
+          passes: 2,
+          warmup: 0,
+          voices: ['synthetic-siwis-medium'],
+          streams: [1],
+          lines: ['Bonjour tout le monde.'],
+          outDir: tempDir('out'),
+          voicesDir: sharedVoicesDir(),
+        });
+        const c = r.archive.bras[0]?.controles.find((x) => x.name === 'outside_load');
+        assert.ok(c, 'no outside_load control');
+        assert.equal(c.held, false, c.message);
+        assert.ok((c.measured ?? 0) > 30, c.message);
+        assert.equal(r.archive.controle_tenu, false);
+      } finally {
+        hog.kill('SIGKILL');
+      }
+    },
+  );
 });

@@ -1,7 +1,16 @@
 // light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { distribution, logMeanInterval, median, MIN_ROUNDS_TO_DECIDE, stdev, summarize, tQuantile975, upperControlLimit } from '../../lib/measure/stats.js';
+import {
+  distribution,
+  logMeanInterval,
+  median,
+  MIN_ROUNDS_TO_DECIDE,
+  stdev,
+  summarize,
+  tQuantile975,
+  upperControlLimit,
+} from '../../lib/measure/stats.js';
 import { Prng } from '../../lib/core/prng.js';
 
 describe('statistics against hand-computed values', () => {
@@ -42,7 +51,12 @@ describe('statistics against hand-computed values', () => {
     // Logs 1, 2, 3: mean 2, sd 1, half-width t(2) / sqrt(3).
     const i = logMeanInterval([Math.E, Math.E ** 2, Math.E ** 3]);
     const h = 4.303 / Math.sqrt(3);
-    assert.ok(i && Math.abs(i.centre - Math.E ** 2) < 1e-9 && Math.abs(i.halfWidth - h) < 1e-12 && Math.abs(i.lo - Math.exp(2 - h)) < 1e-9);
+    assert.ok(
+      i &&
+        Math.abs(i.centre - Math.E ** 2) < 1e-9 &&
+        Math.abs(i.halfWidth - h) < 1e-12 &&
+        Math.abs(i.lo - Math.exp(2 - h)) < 1e-9,
+    );
     assert.deepEqual(logMeanInterval([5, 5, 5]), { centre: 5, halfWidth: 0, lo: 5, hi: 5 });
     assert.equal(logMeanInterval([5]), null);
     assert.equal(logMeanInterval([5, 0]), null);
@@ -58,8 +72,9 @@ describe('statistics against hand-computed values', () => {
 describe('coverage, by seeded simulation', () => {
   const rng = new Prng(2026);
   const normal = (): number => Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
-  const laplace = (): number => (rng.next() < 0.5 ? 1 : -1) * Math.log(1 - rng.next()) / Math.SQRT2;
-  const passes = (level: number, drift: number, noise: () => number): number[] => [0, 1].map(() => level * drift * Math.exp(0.04 * noise()));
+  const laplace = (): number => ((rng.next() < 0.5 ? 1 : -1) * Math.log(1 - rng.next())) / Math.SQRT2;
+  const passes = (level: number, drift: number, noise: () => number): number[] =>
+    [0, 1].map(() => level * drift * Math.exp(0.04 * noise()));
   const trials = 3000;
 
   function pairCoverage(rounds: number, noise: () => number): number {
@@ -95,7 +110,13 @@ describe('coverage, by seeded simulation', () => {
       const i = logMeanInterval(rounds.map(median));
       if (i && point * Math.exp(-i.halfWidth) <= 10 && 10 <= point * Math.exp(i.halfWidth)) tCovered += 1;
       // The two-level bootstrap: resample rounds, then passes within each, take the median; 400 times.
-      const medians = Array.from({ length: 400 }, () => median(Array.from({ length: 3 }, () => rounds[Math.floor(rng.next() * 3)] as number[]).flatMap((r) => r.map(() => r[Math.floor(rng.next() * r.length)] as number)))).sort((a, b) => a - b);
+      const medians = Array.from({ length: 400 }, () =>
+        median(
+          Array.from({ length: 3 }, () => rounds[Math.floor(rng.next() * 3)] as number[]).flatMap((r) =>
+            r.map(() => r[Math.floor(rng.next() * r.length)] as number),
+          ),
+        ),
+      ).sort((a, b) => a - b);
       if ((medians[10] as number) <= 10 && 10 <= (medians[389] as number)) bootCovered += 1;
     }
     assert.ok(tCovered / 1000 >= 0.93, `t interval: ${tCovered / 1000}`);

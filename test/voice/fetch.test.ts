@@ -60,7 +60,10 @@ describe('voices fetch', () => {
   it('downloads and verifies a good voice', async () => {
     const dir = tempDir('fetch');
     const written = await fetchVoices(['good'], { voicesDir: dir, baseUrl: base });
-    assert.deepEqual(written.map((f) => path.basename(f)), ['good.onnx', 'good.onnx.json']);
+    assert.deepEqual(
+      written.map((f) => path.basename(f)),
+      ['good.onnx', 'good.onnx.json'],
+    );
     assert.deepEqual(readFileSync(path.join(dir, 'good.onnx')), GOOD);
     assert.deepEqual(readdirSync(dir).sort(), ['good.onnx', 'good.onnx.json']);
   });
@@ -70,7 +73,10 @@ describe('voices fetch', () => {
     await assert.rejects(fetchVoices(['corrupt'], { voicesDir: dir, baseUrl: base }), (err: unknown) => {
       assert.ok(err instanceof PiperParallelError);
       assert.equal(err.code, 'DIGEST_MISMATCH');
-      assert.match(err.message, new RegExp(`expected ${GOOD.length} bytes md5 ${md5(GOOD)}, got ${GOOD.length} bytes md5 [0-9a-f]{32}`));
+      assert.match(
+        err.message,
+        new RegExp(`expected ${GOOD.length} bytes md5 ${md5(GOOD)}, got ${GOOD.length} bytes md5 [0-9a-f]{32}`),
+      );
       return true;
     });
     assert.deepEqual(readdirSync(dir), []);
@@ -84,7 +90,10 @@ describe('voices fetch', () => {
   });
 
   it('says when a voice is not in the catalogue', async () => {
-    await assert.rejects(fetchVoices(['fr_FR-nobody-medium'], { voicesDir: tempDir('fetch'), baseUrl: base }), /not in the catalogue/);
+    await assert.rejects(
+      fetchVoices(['fr_FR-nobody-medium'], { voicesDir: tempDir('fetch'), baseUrl: base }),
+      /not in the catalogue/,
+    );
   });
 
   it('takes the mirror from the environment', async () => {

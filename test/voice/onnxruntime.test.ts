@@ -21,8 +21,15 @@ async function leftInTmp(telemetry: string | undefined): Promise<{ files: string
 const { PIPER_SESSION_OPTIONS } = await import(${JSON.stringify(SETTINGS)});
 const s = await ort.InferenceSession.create(${JSON.stringify(onnxPath)}, { ...PIPER_SESSION_OPTIONS, intraOpNumThreads: 1, interOpNumThreads: 1 });
 await s.release();`;
-  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { env: { ...env, TMPDIR: tmp, ...(telemetry === undefined ? {} : { ORT_DISABLE_TELEMETRY: telemetry }) }, timeout: 120_000, encoding: 'utf8' });
-  const ended = child.status === 0 ? 'exit 0' : `exit ${child.status ?? child.signal ?? child.error?.message}: ${child.stderr.trim().split('\n').slice(-3).join(' | ')}`;
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    env: { ...env, TMPDIR: tmp, ...(telemetry === undefined ? {} : { ORT_DISABLE_TELEMETRY: telemetry }) },
+    timeout: 120_000,
+    encoding: 'utf8',
+  });
+  const ended =
+    child.status === 0
+      ? 'exit 0'
+      : `exit ${child.status ?? child.signal ?? child.error?.message}: ${child.stderr.trim().split('\n').slice(-3).join(' | ')}`;
   return { files: readdirSync(tmp).sort(), ended };
 }
 
@@ -48,10 +55,12 @@ it('a session made through the library leaves nothing in the temporary folder, w
   const on = await leftInTmp('0');
   const telemetryFiles = on.files.includes('.ses') && on.files.some((f) => /^mat-debug-\d+\.log$/.test(f));
   if (!telemetryFiles) {
-    t.skip(`onnxruntime left no telemetry files even with ORT_DISABLE_TELEMETRY=0 (left: ${on.files.join(', ') || 'nothing'}; ${on.ended}): nothing to tell apart here`);
+    t.skip(
+      `onnxruntime left no telemetry files even with ORT_DISABLE_TELEMETRY=0 (left: ${on.files.join(', ') || 'nothing'}; ${on.ended}): nothing to tell apart here`,
+    );
     return;
   }
   const off = await leftInTmp(undefined);
   assert.equal(off.ended, 'exit 0');
-  assert.deepEqual(off.files, [], 'the library\'s own default (telemetry off) left files in TMPDIR');
+  assert.deepEqual(off.files, [], "the library's own default (telemetry off) left files in TMPDIR");
 });

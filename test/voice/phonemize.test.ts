@@ -10,7 +10,10 @@ describe('phonemize (piper_phonemize WebAssembly)', () => {
   it('gives the reference en-us vector', async () => {
     const [s, ...more] = await phonemizeLine('Hello world, this is a test.', 'en-us');
     assert.equal(more.length, 0);
-    const expected = [1, 0, 20, 0, 59, 0, 24, 0, 120, 0, 27, 0, 100, 0, 3, 0, 35, 0, 120, 0, 62, 0, 122, 0, 24, 0, 17, 0, 8, 0, 3, 0, 41, 0, 74, 0, 31, 0, 3, 0, 74, 0, 38, 0, 3, 0, 50, 0, 3, 0, 32, 0, 120, 0, 61, 0, 31, 0, 32, 0, 10, 0, 2];
+    const expected = [
+      1, 0, 20, 0, 59, 0, 24, 0, 120, 0, 27, 0, 100, 0, 3, 0, 35, 0, 120, 0, 62, 0, 122, 0, 24, 0, 17, 0, 8, 0, 3, 0,
+      41, 0, 74, 0, 31, 0, 3, 0, 74, 0, 38, 0, 3, 0, 50, 0, 3, 0, 32, 0, 120, 0, 61, 0, 31, 0, 32, 0, 10, 0, 2,
+    ];
     assert.deepEqual(s?.standardIds, expected);
     assert.deepEqual(phonemesToIds(s?.phonemes ?? [], STD).ids, expected);
   });
@@ -20,13 +23,20 @@ describe('phonemize (piper_phonemize WebAssembly)', () => {
     assert.equal(sentences.length, 3);
     // Vector recorded from piper_phonemize itself (espeak-ng fork, voice fr).
     assert.equal(sentences[0]?.phonemes.join(''), 'bɔ̃ʒˈuʁ tulmˈɔ̃d.');
-    assert.deepEqual(sentences[0]?.standardIds, [1, 0, 15, 0, 54, 0, 141, 0, 108, 0, 120, 0, 33, 0, 94, 0, 3, 0, 32, 0, 33, 0, 24, 0, 25, 0, 120, 0, 54, 0, 141, 0, 17, 0, 10, 0, 2]);
+    assert.deepEqual(
+      sentences[0]?.standardIds,
+      [
+        1, 0, 15, 0, 54, 0, 141, 0, 108, 0, 120, 0, 33, 0, 94, 0, 3, 0, 32, 0, 33, 0, 24, 0, 25, 0, 120, 0, 54, 0, 141,
+        0, 17, 0, 10, 0, 2,
+      ],
+    );
     for (const s of sentences) assert.deepEqual(phonemesToIds(s.phonemes, STD).ids, s.standardIds);
   });
 
   it('keeps parity on French text with nasal vowels, liaisons and digits', async () => {
     for (const text of ['Un bon vin blanc.', 'Les enfants ont vingt-trois ans.', 'Il est 7 h 45, quai numéro 12.']) {
-      for (const s of await phonemizeLine(text, 'fr')) assert.deepEqual(phonemesToIds(s.phonemes, STD).ids, s.standardIds, text);
+      for (const s of await phonemizeLine(text, 'fr'))
+        assert.deepEqual(phonemesToIds(s.phonemes, STD).ids, s.standardIds, text);
     }
   });
 
@@ -59,7 +69,10 @@ describe('phonemesToIds', () => {
 describe('splitSentences', () => {
   it('cuts the flat phoneme list at the id boundaries', () => {
     const out = splitSentences(['a', 'b', '.', 'c', '?'], [1, 0, 14, 0, 15, 0, 10, 0, 2, 1, 0, 16, 0, 13, 0, 2]);
-    assert.deepEqual(out.map((s) => s.phonemes.join('')), ['ab.', 'c?']);
+    assert.deepEqual(
+      out.map((s) => s.phonemes.join('')),
+      ['ab.', 'c?'],
+    );
   });
 
   it('refuses inconsistent output instead of guessing', () => {

@@ -5,7 +5,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { GENERATOR_VERSION } from '../../lib/voice/synthetic/build.js';
-import { allVoices, findVoice, locateVoice, syntheticCacheDir, voiceHome, voicePlaces } from '../../lib/voice/places.js';
+import {
+  allVoices,
+  findVoice,
+  locateVoice,
+  syntheticCacheDir,
+  voiceHome,
+  voicePlaces,
+} from '../../lib/voice/places.js';
 import { tempDir } from '../helpers/paths.js';
 
 /** A voice's two files, enough to count as installed (not to load). */
@@ -19,7 +26,10 @@ describe('where voices are, and where they go', () => {
   it('the cache is $XDG_CACHE_HOME/piper-parallel/voices, or ~/.cache/... when that is unset or relative', () => {
     const cwd = tempDir('project');
     assert.equal(voicePlaces(undefined, { XDG_CACHE_HOME: '/tmp/xdg' }, cwd).cache, '/tmp/xdg/piper-parallel/voices');
-    assert.equal(voicePlaces(undefined, { XDG_CACHE_HOME: 'relative' }, cwd).cache, path.join(os.homedir(), '.cache', 'piper-parallel', 'voices'));
+    assert.equal(
+      voicePlaces(undefined, { XDG_CACHE_HOME: 'relative' }, cwd).cache,
+      path.join(os.homedir(), '.cache', 'piper-parallel', 'voices'),
+    );
     assert.equal(voicePlaces(undefined, {}, cwd).cache, path.join(os.homedir(), '.cache', 'piper-parallel', 'voices'));
     const p = voicePlaces('my-voices', { XDG_CACHE_HOME: '/tmp/xdg' }, cwd);
     assert.deepEqual([p.explicit, p.local], [path.join(cwd, 'my-voices'), path.join(cwd, 'voices')]);
@@ -51,8 +61,19 @@ describe('where voices are, and where they go', () => {
     fakeVoice(p.local, 'fr_FR-tom-medium');
     assert.deepEqual(await findVoice('fr_FR-tom-medium', p), { dir: p.local, from: './voices' });
     assert.equal(await findVoice('fr_FR-tom-medium', voicePlaces('other', env, cwd)), undefined);
-    assert.deepEqual((await allVoices(p)).map((v) => [v.name, v.from]), [['fr_FR-tom-medium', './voices'], ['fr_FR-tom-medium', 'cache']]);
-    await assert.rejects(locateVoice('fr_FR-nobody-medium', p), new RegExp(`voice "fr_FR-nobody-medium" is not in ${p.local} or ${p.cache} \\(installed: fr_FR-tom-medium\\); run \`piper-parallel voices fetch fr_FR-nobody-medium\` or pass --voices-dir`));
+    assert.deepEqual(
+      (await allVoices(p)).map((v) => [v.name, v.from]),
+      [
+        ['fr_FR-tom-medium', './voices'],
+        ['fr_FR-tom-medium', 'cache'],
+      ],
+    );
+    await assert.rejects(
+      locateVoice('fr_FR-nobody-medium', p),
+      new RegExp(
+        `voice "fr_FR-nobody-medium" is not in ${p.local} or ${p.cache} \\(installed: fr_FR-tom-medium\\); run \`piper-parallel voices fetch fr_FR-nobody-medium\` or pass --voices-dir`,
+      ),
+    );
   });
 
   it('builds a synthetic voice into the cache, writing nothing into the project', async () => {

@@ -7,21 +7,27 @@ import { standardPhonemeIdMap } from '../../lib/voice/format/phoneme-map.js';
 import { prepareTextApart } from '../../lib/voice/prepare-apart.js';
 import { prepareText } from '../../lib/voice/text.js';
 
-const config = parseVoiceConfig({
-  audio: { sample_rate: 22050 },
-  espeak: { voice: 'fr' },
-  inference: { noise_scale: 0.667, length_scale: 1, noise_w: 0.8 },
-  phoneme_id_map: standardPhonemeIdMap(),
-  num_symbols: 256,
-  num_speakers: 1,
-}, 'test.onnx.json');
+const config = parseVoiceConfig(
+  {
+    audio: { sample_rate: 22050 },
+    espeak: { voice: 'fr' },
+    inference: { noise_scale: 0.667, length_scale: 1, noise_w: 0.8 },
+    phoneme_id_map: standardPhonemeIdMap(),
+    num_symbols: 256,
+    num_speakers: 1,
+  },
+  'test.onnx.json',
+);
 
 describe('phonemizing in a thread of its own', () => {
   it('gives what prepareText gives in this thread', async () => {
     const lines = ['Bonjour tout le monde.', 'Le train partira du quai trois. Il a du retard.'];
     const apart = await prepareTextApart(lines, config);
     const here = await prepareText(lines, config);
-    assert.deepEqual(apart.sentences.map((s) => s.ids), here.sentences.map((s) => s.ids));
+    assert.deepEqual(
+      apart.sentences.map((s) => s.ids),
+      here.sentences.map((s) => s.ids),
+    );
     assert.equal(apart.sentences.length, 3);
     assert.ok(apart.phonemizeSeconds > 0);
   });
@@ -36,6 +42,9 @@ describe('phonemizing in a thread of its own', () => {
   });
 
   it('gives up after its timeout instead of waiting forever', async () => {
-    await assert.rejects(prepareTextApart(['Oui.'], config, 1), /phonemizing the text took over 1 ms; give a shorter text/);
+    await assert.rejects(
+      prepareTextApart(['Oui.'], config, 1),
+      /phonemizing the text took over 1 ms; give a shorter text/,
+    );
   });
 });

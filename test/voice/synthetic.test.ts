@@ -6,7 +6,12 @@ import * as ort from 'onnxruntime-node';
 import { parseVoiceConfig } from '../../lib/voice/format/config.js';
 import { resolveVoice } from '../../lib/voice/load.js';
 import { standardPhonemeIdMap } from '../../lib/voice/format/phoneme-map.js';
-import { buildSyntheticVoice, ensureSyntheticVoice, sha256Hex, SYNTHETIC_VOICES } from '../../lib/voice/synthetic/build.js';
+import {
+  buildSyntheticVoice,
+  ensureSyntheticVoice,
+  sha256Hex,
+  SYNTHETIC_VOICES,
+} from '../../lib/voice/synthetic/build.js';
 import { drawFrameTable, MEDIUM } from '../../lib/voice/synthetic/medium.js';
 import { decodeModel } from '../../lib/voice/synthetic/onnx-proto.js';
 import { Synthesizer } from '../../lib/voice/synthesizer.js';
@@ -32,16 +37,27 @@ describe('synthetic voices', () => {
     assert.ok(Math.abs(v.parameterCount - 15.8e6) / 15.8e6 <= 0.05, `${v.parameterCount}`);
     // The count is the sum of the float initializers' sizes, less shape and noise constants.
     const model = decodeModel(v.onnx);
-    const floats = model.graph.initializer.filter((t) => t.dataType === 1).reduce((n, t) => n + t.dims.reduce((a, d) => a * Number(d), 1), 0);
+    const floats = model.graph.initializer
+      .filter((t) => t.dataType === 1)
+      .reduce((n, t) => n + t.dims.reduce((a, d) => a * Number(d), 1), 0);
     assert.ok(floats >= v.parameterCount && floats - v.parameterCount < 2000, `${floats} vs ${v.parameterCount}`);
   });
 
   it('is opset 15 with Piper inputs and a config that marks it synthetic', () => {
     const v = buildSyntheticVoice(tom!);
     const model = decodeModel(v.onnx);
-    assert.deepEqual(model.opsetImport.map((o) => [o.domain, Number(o.version)]), [['', 15]]);
-    assert.deepEqual(model.graph.input.map((i) => i.name), ['input', 'input_lengths', 'scales']);
-    assert.deepEqual(model.graph.output.map((o) => o.name), ['output']);
+    assert.deepEqual(
+      model.opsetImport.map((o) => [o.domain, Number(o.version)]),
+      [['', 15]],
+    );
+    assert.deepEqual(
+      model.graph.input.map((i) => i.name),
+      ['input', 'input_lengths', 'scales'],
+    );
+    assert.deepEqual(
+      model.graph.output.map((o) => o.name),
+      ['output'],
+    );
     const cfg = parseVoiceConfig(JSON.parse(JSON.stringify(v.config)), 'built');
     assert.equal(cfg.audio.sample_rate, 44100);
     assert.equal(cfg.espeak.voice, 'fr');
@@ -56,7 +72,10 @@ describe('synthetic voices', () => {
     const ids = [1, 0, 15, 0, 54, 0, 141, 0, 108, 0, 120, 0, 33, 0, 94, 0, 10, 0, 2];
     const table = drawFrameTable(siwis!.seed, siwis!.sampleRate);
     for (const lengthScale of [1, 1.37]) {
-      const frames = ids.reduce((n, id) => n + Math.ceil(Math.fround(Math.fround(table[id]!) * Math.fround(lengthScale))), 0);
+      const frames = ids.reduce(
+        (n, id) => n + Math.ceil(Math.fround(Math.fround(table[id]!) * Math.fround(lengthScale))),
+        0,
+      );
       const out = await session.run({
         input: new ort.Tensor('int64', BigInt64Array.from(ids.map(BigInt)), [1, ids.length]),
         input_lengths: new ort.Tensor('int64', BigInt64Array.from([BigInt(ids.length)]), [1]),
@@ -112,8 +131,14 @@ describe('synthetic voices', () => {
 describe('speaker selection', () => {
   it('refuses an unknown speaker of a multi-speaker voice, and --speaker on a single-speaker one', async () => {
     const voice = await resolveVoice(siwis!.name, sharedVoicesDir());
-    const multi = { ...voice, config: { ...voice.config, num_speakers: 3, speaker_id_map: { alice: 0, bob: 1, carol: 2 } } };
-    await assert.rejects(Synthesizer.create(multi, { speaker: 'dave' }), /--speaker "dave" is not a speaker .* \(ids 0-2; names: alice, bob, carol\)/);
+    const multi = {
+      ...voice,
+      config: { ...voice.config, num_speakers: 3, speaker_id_map: { alice: 0, bob: 1, carol: 2 } },
+    };
+    await assert.rejects(
+      Synthesizer.create(multi, { speaker: 'dave' }),
+      /--speaker "dave" is not a speaker .* \(ids 0-2; names: alice, bob, carol\)/,
+    );
     await assert.rejects(Synthesizer.create(multi, { speaker: 3 }), /--speaker "3" is not a speaker/);
     await assert.rejects(Synthesizer.create(voice, { speaker: 0 }), /has a single speaker; drop --speaker/);
   });

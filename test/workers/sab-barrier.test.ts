@@ -6,7 +6,10 @@ import { SabBarrier } from '../../lib/workers/sab-barrier.js';
 const WORKER = new URL('../fixtures/barrier-worker.js', import.meta.url);
 type Report = { kind: 'released' | 'error' | 'stopped'; round: number; at?: number; message?: string };
 
-function start(barrier: SabBarrier, data: { rounds: number; timeoutMs: number; skip?: number }): { reports: Report[]; done: Promise<void>; worker: Worker } {
+function start(
+  barrier: SabBarrier,
+  data: { rounds: number; timeoutMs: number; skip?: number },
+): { reports: Report[]; done: Promise<void>; worker: Worker } {
   const reports: Report[] = [];
   const worker = new Worker(WORKER, { workerData: { buffer: barrier.buffer, ...data } });
   worker.on('message', (m: Report) => reports.push(m));
@@ -19,7 +22,11 @@ describe('SharedArrayBuffer barrier with real worker threads', () => {
     const barrier = SabBarrier.create(3);
     const ws = [0, 1, 2].map(() => start(barrier, { rounds: 5, timeoutMs: 10_000 }));
     await Promise.all(ws.map((w) => w.done));
-    for (const w of ws) assert.deepEqual(w.reports.map((r) => `${r.kind}${r.round}`), ['released0', 'released1', 'released2', 'released3', 'released4']);
+    for (const w of ws)
+      assert.deepEqual(
+        w.reports.map((r) => `${r.kind}${r.round}`),
+        ['released0', 'released1', 'released2', 'released3', 'released4'],
+      );
     assert.equal(barrier.broken, false);
   });
 
@@ -37,7 +44,11 @@ describe('SharedArrayBuffer barrier with real worker threads', () => {
   it('a stream that leaves after round 1 breaks it for the others at their timeout, nobody hangs', async () => {
     const barrier = SabBarrier.create(3);
     // The first waiter's 3 s must outlast three threads starting on a loaded 2-core machine; it only runs out in round 1.
-    const ws = [start(barrier, { rounds: 3, timeoutMs: 3000 }), start(barrier, { rounds: 3, timeoutMs: 20_000 }), start(barrier, { rounds: 3, timeoutMs: 20_000, skip: 1 })];
+    const ws = [
+      start(barrier, { rounds: 3, timeoutMs: 3000 }),
+      start(barrier, { rounds: 3, timeoutMs: 20_000 }),
+      start(barrier, { rounds: 3, timeoutMs: 20_000, skip: 1 }),
+    ];
     await Promise.all(ws.map((w) => w.done));
     // Round 0 released everyone; in round 1 the first times out and the second is released with an error.
     for (const w of ws.slice(0, 2)) {

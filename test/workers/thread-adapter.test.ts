@@ -7,17 +7,23 @@ import { MESSAGES } from '../fixtures/chatty-thread.js';
 const CHATTY = fileURLToPath(new URL('../fixtures/chatty-thread.js', import.meta.url));
 
 describe('thread adapter', () => {
-  it('reports a thread stream\'s end only after every message it sent has arrived', async () => {
+  it("reports a thread stream's end only after every message it sent has arrived", async () => {
     for (let round = 0; round < 5; round += 1) {
       const adapter = new ThreadAdapter({ entry: CHATTY, taskset: null });
       adapter.openArm(2, { barrierMs: 10_000, loadMs: 10_000 });
       const workers = [0, 1].map((rang) => adapter.spawn({ rang, core: undefined }));
       const counts = workers.map(() => 0);
-      workers.forEach((w, i) => w.onMessage(() => { counts[i] = (counts[i] ?? 0) + 1; }));
-      const exits = await Promise.all(workers.map(async (w, i) => {
-        const exit = await w.exited;
-        return { exit, seen: counts[i] };
-      }));
+      workers.forEach((w, i) =>
+        w.onMessage(() => {
+          counts[i] = (counts[i] ?? 0) + 1;
+        }),
+      );
+      const exits = await Promise.all(
+        workers.map(async (w, i) => {
+          const exit = await w.exited;
+          return { exit, seen: counts[i] };
+        }),
+      );
       for (const e of exits) {
         assert.deepEqual(e.exit, { code: 0, signal: null });
         assert.equal(e.seen, MESSAGES);

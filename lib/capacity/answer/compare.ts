@@ -34,7 +34,8 @@ function workloadDiffers(a: CapacityView, b: CapacityView): string[] {
     const y = b.workload.find(([n]) => n === name)?.[1];
     return x === y ? [] : [`${name} ${x} vs ${y ?? '-'}`];
   });
-  if (a.schemaVersion !== b.schemaVersion) out.push(`schema ${a.schemaVersion} vs ${b.schemaVersion} ("one process per stream" shared one queue in schema 1)`);
+  if (a.schemaVersion !== b.schemaVersion)
+    out.push(`schema ${a.schemaVersion} vs ${b.schemaVersion} ("one process per stream" shared one queue in schema 1)`);
   return out;
 }
 
@@ -43,21 +44,43 @@ const show = (r: Range | null): string => (r === null ? '-' : r.min === r.max ? 
 function judge(x: Range, y: Range): { verdict: CapacityRow['verdict']; why: string } {
   if (y.max < x.min) return { verdict: 'FEWER', why: `B's range lies wholly below A's: ${show(y)} against ${show(x)}` };
   if (y.min > x.max) return { verdict: 'MORE', why: `B's range lies wholly above A's: ${show(y)} against ${show(x)}` };
-  return { verdict: 'SAME', why: x.min === y.min ? 'the same K held' : 'the ranges overlap: the same answer within what each run left open' };
+  return {
+    verdict: 'SAME',
+    why: x.min === y.min ? 'the same K held' : 'the ranges overlap: the same answer within what each run left open',
+  };
 }
 
 function rowsFor(a: CapacityView, b: CapacityView, voice: string, layout: string, differs: string[]): CapacityRow[] {
   const x = a.answers.find((e) => e.voice === voice && e.layout === layout);
   const y = b.answers.find((e) => e.voice === voice && e.layout === layout);
-  const answers = [['no gap', x?.noGap?.range ?? null, y?.noGap?.range ?? null], ['within the bound', x?.inBound.range ?? null, y?.inBound.range ?? null]] as const;
-  const voiceDiffers = a.voices.find((v) => v.name === voice)?.sha256 !== b.voices.find((v) => v.name === voice)?.sha256 ? ['voice checksum differs'] : [];
+  const answers = [
+    ['no gap', x?.noGap?.range ?? null, y?.noGap?.range ?? null],
+    ['within the bound', x?.inBound.range ?? null, y?.inBound.range ?? null],
+  ] as const;
+  const voiceDiffers =
+    a.voices.find((v) => v.name === voice)?.sha256 !== b.voices.find((v) => v.name === voice)?.sha256
+      ? ['voice checksum differs']
+      : [];
   return answers.map(([answer, ra, rb]): CapacityRow => {
-    const row = (verdict: CapacityRow['verdict'], why: string): CapacityRow => ({ voice, layout, answer, a: ra, b: rb, verdict, why });
+    const row = (verdict: CapacityRow['verdict'], why: string): CapacityRow => ({
+      voice,
+      layout,
+      answer,
+      a: ra,
+      b: rb,
+      verdict,
+      why,
+    });
     if (!x || !y) return row(x ? 'ONLY IN A' : 'ONLY IN B', 'no such layout in the other run');
-    if (!x.controlsHeld || !y.controlsHeld) return row('CONTROLS FAILED', 'a K of this layout was given up on for failed controls; shown, not counted');
+    if (!x.controlsHeld || !y.controlsHeld)
+      return row('CONTROLS FAILED', 'a K of this layout was given up on for failed controls; shown, not counted');
     const why = [...differs, ...voiceDiffers];
     if (why.length > 0) return row('INCOMPARABLE', why.join('; '));
-    if (!ra || !rb) return row('INCOMPARABLE', `${ra ? 'B' : 'A'} is a schema 1 archive: it measured only the answer within the bound`);
+    if (!ra || !rb)
+      return row(
+        'INCOMPARABLE',
+        `${ra ? 'B' : 'A'} is a schema 1 archive: it measured only the answer within the bound`,
+      );
     const j = judge(ra, rb);
     return row(j.verdict, j.why);
   });
@@ -70,7 +93,14 @@ const asView = (x: Readable, name: string): CapacityView => ('answers' in x ? x 
 export function compareCapacity(archiveA: Readable, archiveB: Readable, force = false): CapacityComparison {
   const a = asView(archiveA, 'archive A');
   const b = asView(archiveB, 'archive B');
-  const result: CapacityComparison = { refused: null, forced: [], workloadDiffers: workloadDiffers(a, b), rows: [], regression: false, compared: 0 };
+  const result: CapacityComparison = {
+    refused: null,
+    forced: [],
+    workloadDiffers: workloadDiffers(a, b),
+    rows: [],
+    regression: false,
+    compared: 0,
+  };
   const ma = machineFingerprint(a.machine);
   const mb = machineFingerprint(b.machine);
   if (ma !== mb) {
@@ -96,8 +126,20 @@ export function capacityComparisonMarkdown(c: CapacityComparison, fileA: string,
   if (c.refused) return [...lines, '', `REFUSED: ${c.refused}`].join('\n');
   if (c.forced.length > 0) lines.push(`FORCED despite: ${c.forced.join('; ')}`);
   if (c.workloadDiffers.length > 0) lines.push(`workload differs: ${c.workloadDiffers.join('; ')}`);
-  lines.push('', '| voice | layout | answer | A: live streams | B: live streams | verdict | why |', '| --- | --- | --- | --- | --- | --- | --- |');
-  for (const r of c.rows) lines.push(`| ${r.voice} | ${r.layout} | ${r.answer} | ${show(r.a)} | ${show(r.b)} | ${r.verdict} | ${r.why} |`);
-  lines.push('', c.compared === 0 ? 'NOTHING COMPARED: no answer could be compared; no conclusion' : c.regression ? 'REGRESSION: an answer of B lies wholly below A\'s range' : `no regression (${c.compared} answer(s) compared)`);
+  lines.push(
+    '',
+    '| voice | layout | answer | A: live streams | B: live streams | verdict | why |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+  );
+  for (const r of c.rows)
+    lines.push(`| ${r.voice} | ${r.layout} | ${r.answer} | ${show(r.a)} | ${show(r.b)} | ${r.verdict} | ${r.why} |`);
+  lines.push(
+    '',
+    c.compared === 0
+      ? 'NOTHING COMPARED: no answer could be compared; no conclusion'
+      : c.regression
+        ? "REGRESSION: an answer of B lies wholly below A's range"
+        : `no regression (${c.compared} answer(s) compared)`,
+  );
   return lines.join('\n');
 }

@@ -61,12 +61,17 @@ export interface QuantileBound {
  * is returned with the quantile it does bound, (1 - confidence)^(1/n): the worst of 18 listeners
  * bounds the 84th percentile, not the 95th.
  */
-export function quantileUpperBound(values: readonly number[], quantile = 0.95, confidence = CONFIDENCE): QuantileBound | null {
+export function quantileUpperBound(
+  values: readonly number[],
+  quantile = 0.95,
+  confidence = CONFIDENCE,
+): QuantileBound | null {
   const n = values.length;
   if (n === 0) return null;
   const sorted = [...values].sort((a, b) => a - b);
   for (let r = 1; r <= n; r += 1) {
-    if (binomialCdf(r - 1, n, quantile) >= confidence) return { valueMs: sorted[r - 1] as number, quantile, reached: true };
+    if (binomialCdf(r - 1, n, quantile) >= confidence)
+      return { valueMs: sorted[r - 1] as number, quantile, reached: true };
   }
   return { valueMs: sorted[n - 1] as number, quantile: (1 - confidence) ** (1 / n), reached: false };
 }

@@ -48,7 +48,9 @@ export class CapacitySearch {
 
   /** Counted trials at K (of one purpose, or all). */
   count(k: number, purpose?: TrialPurpose): number {
-    return (this.trials.get(k) ?? []).filter((o) => purpose === undefined || (purpose === 'sans_trou' ? o.gapFree !== null : true)).length;
+    return (this.trials.get(k) ?? []).filter(
+      (o) => purpose === undefined || (purpose === 'sans_trou' ? o.gapFree !== null : true),
+    ).length;
   }
 
   private scan(ok: (o: KOutcome) => boolean | null): { lo: number; hi: number | undefined } {
@@ -122,7 +124,8 @@ export class CapacitySearch {
     const a = this.held();
     const out: Step[] = [];
     const want = (k: number, purpose: TrialPurpose): void => {
-      if (k >= 1 && k <= this.cap && this.count(k, purpose) < quota(k, purpose) && !out.some((s) => s.k === k)) out.push({ k, purpose });
+      if (k >= 1 && k <= this.cap && this.count(k, purpose) < quota(k, purpose) && !out.some((s) => s.k === k))
+        out.push({ k, purpose });
     };
     want(a, 'sans_trou');
     want(a + 1, 'sans_trou');

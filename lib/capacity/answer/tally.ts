@@ -10,12 +10,14 @@ const ended = (t: TrialRecord): boolean => t.etat === 'done' || t.etat === 'stop
  * counted only when it had already waited longer than the bound (then it is over for sure).
  */
 function firstAudio(trials: TrialRecord[], limitMs: number): number[] {
-  return trials.flatMap((t) => t.flux_detail.flatMap((s) => {
-    if (s.arrivee_ms === null) return [];
-    if (s.premier_son_ms !== null) return [s.premier_son_ms];
-    const waited = t.fin_ms - s.arrivee_ms;
-    return waited > limitMs ? [waited] : [];
-  }));
+  return trials.flatMap((t) =>
+    t.flux_detail.flatMap((s) => {
+      if (s.arrivee_ms === null) return [];
+      if (s.premier_son_ms !== null) return [s.premier_son_ms];
+      const waited = t.fin_ms - s.arrivee_ms;
+      return waited > limitMs ? [waited] : [];
+    }),
+  );
 }
 
 export function tally(all: TrialRecord[], k: number, limitMs: number): Evidence {

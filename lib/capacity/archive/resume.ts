@@ -20,12 +20,27 @@ export const CapacityHeaderSchema = z.object({
   maxMinutes: z.number().positive(),
   seed: z.number().int(),
   label: z.string().nullable(),
-  layouts: z.array(z.object({ workers: z.union([z.literal('K'), z.number().int().positive()]), threads: z.number().int().positive(), pinned: z.boolean(), isolation: z.enum(['process', 'thread']) })),
+  layouts: z.array(
+    z.object({
+      workers: z.union([z.literal('K'), z.number().int().positive()]),
+      threads: z.number().int().positive(),
+      pinned: z.boolean(),
+      isolation: z.enum(['process', 'thread']),
+    }),
+  ),
   command: z.string(),
 });
 export type CapacityHeader = z.infer<typeof CapacityHeaderSchema>;
 
-const CalibrationSchema = z.object({ audioSeconds: z.array(z.number()), computeSeconds: z.array(z.number()), speed: z.number(), firstSentenceMs: z.record(z.string(), z.number()), loadSeconds: z.number(), workerRssBytes: z.number().nullable(), memoryWorkers: z.number().int().nullable() });
+const CalibrationSchema = z.object({
+  audioSeconds: z.array(z.number()),
+  computeSeconds: z.array(z.number()),
+  speed: z.number(),
+  firstSentenceMs: z.record(z.string(), z.number()),
+  loadSeconds: z.number(),
+  workerRssBytes: z.number().nullable(),
+  memoryWorkers: z.number().int().nullable(),
+});
 
 export interface CapacityPartial {
   file: string;
@@ -37,9 +52,18 @@ export interface CapacityPartial {
 export const calibrationKey = (voice: string): string => `calibration|${voice}`;
 
 export async function readCapacityPartial(file: string): Promise<CapacityPartial> {
-  const parsed = (await readPartialLines(file)) as Array<{ kind?: string; header?: unknown; key?: string; run?: unknown }>;
+  const parsed = (await readPartialLines(file)) as Array<{
+    kind?: string;
+    header?: unknown;
+    key?: string;
+    run?: unknown;
+  }>;
   const header = CapacityHeaderSchema.safeParse(parsed[0]?.kind === 'header' ? parsed[0].header : undefined);
-  if (!header.success) throw new PiperParallelError('USAGE', `--resume ${file} is not a capacity run's partial file; resume a throughput run with piper-parallel --resume, or start a new run`);
+  if (!header.success)
+    throw new PiperParallelError(
+      'USAGE',
+      `--resume ${file} is not a capacity run's partial file; resume a throughput run with piper-parallel --resume, or start a new run`,
+    );
   const trials = new Map<string, TrialRecord>();
   const calibrations = new Map<string, Calibration>();
   for (const line of parsed.slice(1)) {
@@ -50,7 +74,8 @@ export async function readCapacityPartial(file: string): Promise<CapacityPartial
       continue;
     }
     const t = TrialSchema.safeParse(line.run);
-    if (!t.success) throw new PiperParallelError('USAGE', `--resume ${file} holds a line that is not a trial; the file is damaged`);
+    if (!t.success)
+      throw new PiperParallelError('USAGE', `--resume ${file} holds a line that is not a trial; the file is damaged`);
     trials.set(key, t.data);
   }
   return { file, header: header.data, trials, calibrations };

@@ -7,7 +7,15 @@
 import { z } from 'zod';
 import { CapacityArchiveSchema, StreamSchema, TrialSchema } from './schema.js';
 
-export const TrialV1Schema = TrialSchema.omit({ but: true, reprise: true, fin_ms: true, sans_trou: true, dans_la_borne: true, premier_son_max_ms: true, flux_detail: true }).extend({
+export const TrialV1Schema = TrialSchema.omit({
+  but: true,
+  reprise: true,
+  fin_ms: true,
+  sans_trou: true,
+  dans_la_borne: true,
+  premier_son_max_ms: true,
+  flux_detail: true,
+}).extend({
   flux_detail: z.array(StreamSchema),
 });
 
@@ -24,7 +32,16 @@ export const CapacityEntryV1Schema = z.object({
 
 const V2 = CapacityArchiveSchema;
 
-export const CapacityArchiveV1Schema = V2.omit({ schema_version: true, protocole: true, voix: true, essais: true, capacite: true, duree_prevue_s: true, duree_s: true, etiquette: true }).extend({
+export const CapacityArchiveV1Schema = V2.omit({
+  schema_version: true,
+  protocole: true,
+  voix: true,
+  essais: true,
+  capacite: true,
+  duree_prevue_s: true,
+  duree_s: true,
+  etiquette: true,
+}).extend({
   schema_version: z.literal(1),
   protocole: V2.shape.protocole.omit({ sessions: true, priorite_parent: true }),
   voix: z.array(V2.shape.voix.element.omit({ premier_son_seul_ms: true })),

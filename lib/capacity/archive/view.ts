@@ -4,7 +4,7 @@
  * Version 1 measured one answer, which required the first-audio bound too: it is read as (b), and
  * (a) is unknown.
  */
-import { z } from 'zod';
+import { type z } from 'zod';
 import { firstIssue } from '../../archive/read.js';
 import type { MachineBlock } from '../../archive/common-schema.js';
 import { PiperParallelError } from '../../core/errors.js';
@@ -38,12 +38,21 @@ export interface CapacityView {
   onnxruntimeVersion: string;
   /** What must match for two runs to compare: name and value. */
   workload: Array<[string, string]>;
-  voices: Array<{ name: string; sha256: string; synthetic: boolean; speedAlone: number; workerRssBytes: number | null }>;
+  voices: Array<{
+    name: string;
+    sha256: string;
+    synthetic: boolean;
+    speedAlone: number;
+    workerRssBytes: number | null;
+  }>;
   answers: CapacityAnswerView[];
   controlsHeld: boolean;
 }
 
-function workload(p: CapacityArchive['protocole'] | CapacityArchiveV1['protocole'], sessions: number | null): Array<[string, string]> {
+function workload(
+  p: CapacityArchive['protocole'] | CapacityArchiveV1['protocole'],
+  sessions: number | null,
+): Array<[string, string]> {
   return [
     ['text', p.texte.sha256.slice(0, 12)],
     ['first-audio bound ms', String(p.premier_son_max_ms)],
@@ -58,18 +67,37 @@ function workload(p: CapacityArchive['protocole'] | CapacityArchiveV1['protocole
 }
 
 /** The highest K at which any counted trial met the answer's rule, at least the answer. */
-const rangeOf = (e: CapacityEntry, key: 'essais_tenus' | 'essais_dans_la_borne', k: number): Range => ({ min: k, max: Math.max(k, ...e.preuves.filter((p) => p[key] > 0).map((p) => p.flux)) });
+const rangeOf = (e: CapacityEntry, key: 'essais_tenus' | 'essais_dans_la_borne', k: number): Range => ({
+  min: k,
+  max: Math.max(k, ...e.preuves.filter((p) => p[key] > 0).map((p) => p.flux)),
+});
 
 function fromV2(a: CapacityArchive): CapacityView {
   return {
-    schemaVersion: 2, machine: a.machine_detail, label: a.etiquette, cores: a.coeurs, dateUtc: a.date_utc, toolVersion: a.version_outil, onnxruntimeVersion: a.version_onnxruntime,
+    schemaVersion: 2,
+    machine: a.machine_detail,
+    label: a.etiquette,
+    cores: a.coeurs,
+    dateUtc: a.date_utc,
+    toolVersion: a.version_outil,
+    onnxruntimeVersion: a.version_onnxruntime,
     workload: workload(a.protocole, a.protocole.sessions),
-    voices: a.voix.map((v) => ({ name: v.nom, sha256: v.sha256, synthetic: v.synthetique, speedAlone: v.debit_seul, workerRssBytes: v.rss_travailleur_octets })),
+    voices: a.voix.map((v) => ({
+      name: v.nom,
+      sha256: v.sha256,
+      synthetic: v.synthetique,
+      speedAlone: v.debit_seul,
+      workerRssBytes: v.rss_travailleur_octets,
+    })),
     answers: a.capacite.map((e) => ({
       voice: e.voix,
       layout: e.disposition,
       noGap: { k: e.flux_max_sans_trou, range: e.plage_sans_trou, sessions: e.sessions, gapRateMax: e.taux_trou_max },
-      inBound: { k: e.flux_max_dans_la_borne, range: rangeOf(e, 'essais_dans_la_borne', e.flux_max_dans_la_borne), firstAudioP95Ms: e.premier_son_p95_ms },
+      inBound: {
+        k: e.flux_max_dans_la_borne,
+        range: rangeOf(e, 'essais_dans_la_borne', e.flux_max_dans_la_borne),
+        firstAudioP95Ms: e.premier_son_p95_ms,
+      },
       controlsHeld: e.controle_tenu,
       phrase: e.phrase,
     })),
@@ -78,16 +106,33 @@ function fromV2(a: CapacityArchive): CapacityView {
 }
 
 function fromV1(a: CapacityArchiveV1): CapacityView {
-  const held = (voice: string, layout: string): boolean => a.essais.filter((t) => t.voix === voice && t.disposition === layout).every((t) => t.controle_tenu);
+  const held = (voice: string, layout: string): boolean =>
+    a.essais.filter((t) => t.voix === voice && t.disposition === layout).every((t) => t.controle_tenu);
   return {
-    schemaVersion: 1, machine: a.machine_detail, label: null, cores: a.coeurs, dateUtc: a.date_utc, toolVersion: a.version_outil, onnxruntimeVersion: a.version_onnxruntime,
+    schemaVersion: 1,
+    machine: a.machine_detail,
+    label: null,
+    cores: a.coeurs,
+    dateUtc: a.date_utc,
+    toolVersion: a.version_outil,
+    onnxruntimeVersion: a.version_onnxruntime,
     workload: workload(a.protocole, null),
-    voices: a.voix.map((v) => ({ name: v.nom, sha256: v.sha256, synthetic: v.synthetique, speedAlone: v.debit_seul, workerRssBytes: v.rss_travailleur_octets })),
+    voices: a.voix.map((v) => ({
+      name: v.nom,
+      sha256: v.sha256,
+      synthetic: v.synthetique,
+      speedAlone: v.debit_seul,
+      workerRssBytes: v.rss_travailleur_octets,
+    })),
     answers: a.capacite.map((e) => ({
       voice: e.voix,
       layout: e.disposition,
       noGap: null,
-      inBound: { k: e.flux_max_sans_trou, range: { min: e.flux_max_sans_trou, max: e.flux_max_sans_trou }, firstAudioP95Ms: e.premier_son_p95_ms },
+      inBound: {
+        k: e.flux_max_sans_trou,
+        range: { min: e.flux_max_sans_trou, max: e.flux_max_sans_trou },
+        firstAudioP95Ms: e.premier_son_p95_ms,
+      },
       controlsHeld: held(e.voix, e.disposition),
       phrase: e.phrase,
     })),
@@ -100,6 +145,10 @@ export function capacityView(value: unknown, file: string): CapacityView {
   const version = (value as { schema_version?: unknown }).schema_version;
   const schema: z.ZodType = version === 1 ? CapacityArchiveV1Schema : CapacityArchiveSchema;
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new PiperParallelError('USAGE', `${file} is not a capacity archive this version reads (${firstIssue(parsed.error)}); give a file from measurements/`);
+  if (!parsed.success)
+    throw new PiperParallelError(
+      'USAGE',
+      `${file} is not a capacity archive this version reads (${firstIssue(parsed.error)}); give a file from measurements/`,
+    );
   return version === 1 ? fromV1(parsed.data as CapacityArchiveV1) : fromV2(parsed.data as CapacityArchive);
 }

@@ -4,29 +4,111 @@ import { percentUp } from '../answer/evidence.js';
 import type { CapacityArchive, CapacityEntry, TrialRecord } from '../archive/schema.js';
 import { capacityCharts } from './charts.js';
 
+/** One voice of a capacity run, in words: kind, speed alone, sentence lengths, worker peak. */
+function voiceLine(v: CapacityArchive['voix'][number]): string {
+  const sentences = v.phrases_audio_s.map((s) => s.toFixed(1)).join(', ');
+  const peak = v.rss_travailleur_octets === null ? '?' : Math.round(v.rss_travailleur_octets / 2 ** 20);
+  return `${v.nom} (${v.synthetique ? 'SYNTHETIC' : 'real'}: alone x${v.debit_seul.toFixed(1)} real time, sentences ${sentences} s, worker peak ${peak} MiB)`;
+}
+
 const ms = (x: number | null): string => (x === null ? '-' : `${Math.round(x)}`);
-const TRIAL_COLUMNS = ['voice', 'layout', 'K', 'workers', 'round', 'kind', 'state', 'no gap', 'first audio in bound', 'first audio p95 / max ms', 'gaps (streams)', 'arrival late ms', 'x real time (aggregate, per stream)', 'controls'];
+const TRIAL_COLUMNS = [
+  'voice',
+  'layout',
+  'K',
+  'workers',
+  'round',
+  'kind',
+  'state',
+  'no gap',
+  'first audio in bound',
+  'first audio p95 / max ms',
+  'gaps (streams)',
+  'arrival late ms',
+  'x real time (aggregate, per stream)',
+  'controls',
+];
 
 const yesNo = (x: boolean | null): string => (x === null ? 'not known' : x ? 'yes' : 'no');
 
 function trialCells(t: TrialRecord): string[] {
   const failed = t.controles.filter((c) => !c.held).map((c) => `${c.name}: ${c.message}`);
   const kind = `${t.but === 'sans_trou' ? 'whole' : 'first audio'}${t.reprise > 0 ? ` (again #${t.reprise})` : ''}`;
-  return [t.voix, t.disposition, String(t.flux), String(t.travailleurs), String(t.manche), kind, t.etat, t.sans_trou === true && t.au_rythme === false ? 'yes, behind pace' : yesNo(t.sans_trou), yesNo(t.dans_la_borne), `${ms(t.premier_son_p95_ms)} / ${ms(t.premier_son_max_ms)}`, `${t.trous} (${t.flux_avec_trous})`, t.retard_arrivee_max_ms.toFixed(1), `${t.debit_agrege?.toFixed(1) ?? '-'}, ${t.debit_par_flux?.toFixed(2) ?? '-'}`, failed.length === 0 ? 'OK' : `FAILED, not counted: ${failed.join('; ')}`];
+  return [
+    t.voix,
+    t.disposition,
+    String(t.flux),
+    String(t.travailleurs),
+    String(t.manche),
+    kind,
+    t.etat,
+    t.sans_trou === true && t.au_rythme === false ? 'yes, behind pace' : yesNo(t.sans_trou),
+    yesNo(t.dans_la_borne),
+    `${ms(t.premier_son_p95_ms)} / ${ms(t.premier_son_max_ms)}`,
+    `${t.trous} (${t.flux_avec_trous})`,
+    t.retard_arrivee_max_ms.toFixed(1),
+    `${t.debit_agrege?.toFixed(1) ?? '-'}, ${t.debit_par_flux?.toFixed(2) ?? '-'}`,
+    failed.length === 0 ? 'OK' : `FAILED, not counted: ${failed.join('; ')}`,
+  ];
 }
 
-const ANSWER_COLUMNS = ['voice', 'layout', 'live streams, no gap', 'trials held / sessions / gap rate below (95%)', 'within the first-audio bound', 'first audio p95 ms', 'first sentence alone ms', 'stopped by'];
+const ANSWER_COLUMNS = [
+  'voice',
+  'layout',
+  'live streams, no gap',
+  'trials held / sessions / gap rate below (95%)',
+  'within the first-audio bound',
+  'first audio p95 ms',
+  'first sentence alone ms',
+  'stopped by',
+];
 
 function answerCells(c: CapacityEntry): string[] {
-  const range = c.plage_sans_trou.max > c.plage_sans_trou.min ? ` (rerun: ${c.plage_sans_trou.min}-${c.plage_sans_trou.max})` : '';
+  const range =
+    c.plage_sans_trou.max > c.plage_sans_trou.min ? ` (rerun: ${c.plage_sans_trou.min}-${c.plage_sans_trou.max})` : '';
   const rate = c.taux_trou_max === null ? '-' : `${percentUp(c.taux_trou_max)}%`;
-  return [c.voix, c.disposition, `${c.flux_max_sans_trou}${range}`, c.flux_max_sans_trou === 0 ? '-' : `${c.essais_tenus} of ${c.essais} / ${c.sessions} / ${rate}`, String(c.flux_max_dans_la_borne), ms(c.premier_son_p95_ms), ms(c.premier_son_seul_ms), c.borne];
+  return [
+    c.voix,
+    c.disposition,
+    `${c.flux_max_sans_trou}${range}`,
+    c.flux_max_sans_trou === 0 ? '-' : `${c.essais_tenus} of ${c.essais} / ${c.sessions} / ${rate}`,
+    String(c.flux_max_dans_la_borne),
+    ms(c.premier_son_p95_ms),
+    ms(c.premier_son_seul_ms),
+    c.borne,
+  ];
 }
 
-const EVIDENCE_COLUMNS = ['voice', 'layout', 'K', 'trials counted (held, in bound)', 'not counted (controls)', 'sessions (with a gap)', 'gap rate below', 'first audio: sessions (over the bound)', 'over the bound for fewer than', 'p95 ms', 'bound ms (percentile, 95%)'];
+const EVIDENCE_COLUMNS = [
+  'voice',
+  'layout',
+  'K',
+  'trials counted (held, in bound)',
+  'not counted (controls)',
+  'sessions (with a gap)',
+  'gap rate below',
+  'first audio: sessions (over the bound)',
+  'over the bound for fewer than',
+  'p95 ms',
+  'bound ms (percentile, 95%)',
+];
 
 function evidenceRows(c: CapacityEntry): string[][] {
-  return c.preuves.map((p) => [c.voix, c.disposition, String(p.flux), `${p.essais} (${p.essais_tenus}, ${p.essais_dans_la_borne})`, String(p.essais_controles_echoues), `${p.sessions} (${p.sessions_avec_trou})`, p.taux_trou_max === null ? '-' : `${percentUp(p.taux_trou_max)}%`, `${p.premier_son_sessions} (${p.premier_son_au_dela})`, p.part_au_dela_max === null ? '-' : `${percentUp(p.part_au_dela_max)}%`, ms(p.premier_son_p95_ms), p.premier_son_borne_ms === null ? '-' : `${ms(p.premier_son_borne_ms)} (p${Math.floor((p.premier_son_borne_centile ?? 0) * 100)})`]);
+  return c.preuves.map((p) => [
+    c.voix,
+    c.disposition,
+    String(p.flux),
+    `${p.essais} (${p.essais_tenus}, ${p.essais_dans_la_borne})`,
+    String(p.essais_controles_echoues),
+    `${p.sessions} (${p.sessions_avec_trou})`,
+    p.taux_trou_max === null ? '-' : `${percentUp(p.taux_trou_max)}%`,
+    `${p.premier_son_sessions} (${p.premier_son_au_dela})`,
+    p.part_au_dela_max === null ? '-' : `${percentUp(p.part_au_dela_max)}%`,
+    ms(p.premier_son_p95_ms),
+    p.premier_son_borne_ms === null
+      ? '-'
+      : `${ms(p.premier_son_borne_ms)} (p${Math.floor((p.premier_son_borne_centile ?? 0) * 100)})`,
+  ]);
 }
 
 function facts(a: CapacityArchive): string[] {
@@ -34,16 +116,35 @@ function facts(a: CapacityArchive): string[] {
   const synthetic = a.voix.filter((v) => v.synthetique).map((v) => v.nom);
   return [
     `question: ${a.question}`,
-    `machine: ${a.machine_detail.cpu}, ${a.coeurs} cores usable, ${(a.machine_detail.memoire_octets / 2 ** 30).toFixed(1)} GiB (MemAvailable at the start ${a.memoire_disponible_octets === null ? 'unknown' : `${(a.memoire_disponible_octets / 2 ** 30).toFixed(1)} GiB`})`,
-    `text: ${p.source_du_texte}, ${p.texte.phrases} lines; arrivals ${p.arrivees}; queue ${p.ordre_file}; (a) fails on any gap, (b) also on any first audio over ${p.premier_son_max_ms} ms; up to ${p.flux_max} streams; each edge and the K above it in at least ${p.manches} trials, ${p.sessions} listener-sessions at each answer; seed ${p.graine}`,
-    `voices: ${a.voix.map((v) => `${v.nom} (${v.synthetique ? 'SYNTHETIC' : 'real'}: alone x${v.debit_seul.toFixed(1)} real time, sentences ${v.phrases_audio_s.map((s) => s.toFixed(1)).join(', ')} s, worker peak ${v.rss_travailleur_octets === null ? '?' : Math.round(v.rss_travailleur_octets / 2 ** 20)} MiB)`).join('; ')}`,
-    ...(synthetic.length > 0 ? [`SYNTHETIC voices (${synthetic.join(', ')}): random weights in a Piper-medium-shaped graph; their figures measure compute, not speech`] : []),
+    `machine: ${a.machine_detail.cpu}, ${a.coeurs} cores usable, ${(a.machine_detail.memoire_octets / 2 ** 30).toFixed(1)} ` +
+      `GiB (MemAvailable at the start ${a.memoire_disponible_octets === null ? 'unknown' : `${(a.memoire_disponible_octets / 2 ** 30).toFixed(1)} GiB`})`,
+    `text: ${p.source_du_texte}, ${p.texte.phrases} lines; arrivals ${p.arrivees}; queue ${p.ordre_file}; ` +
+      `(a) fails on any gap, (b) also on any first audio over ${p.premier_son_max_ms} ms; up to ${p.flux_max} ` +
+      `streams; each edge and the K above it in at least ${p.manches} trials, ${p.sessions} listener-sessions ` +
+      `at each answer; seed ${p.graine}`,
+    `voices: ${a.voix.map(voiceLine).join('; ')}`,
+    ...(synthetic.length > 0
+      ? [
+          `SYNTHETIC voices (${synthetic.join(', ')}): random weights in a Piper-medium-shaped graph; their figures measure compute, not speech`,
+        ]
+      : []),
     `command: ${p.commande}`,
-    ...(a.duree_s !== null ? [`wall time: ${Math.round(a.duree_s)} s${a.duree_prevue_s !== null ? ` (said before the first trial: about ${Math.round(a.duree_prevue_s)} s)` : ''}`] : []),
+    ...(a.duree_s !== null
+      ? [
+          `wall time: ${Math.round(a.duree_s)} s${a.duree_prevue_s !== null ? ` (said before the first trial: about ${Math.round(a.duree_prevue_s)} s)` : ''}`,
+        ]
+      : []),
   ];
 }
 
-const CAVEAT = 'A listener\'s first sentence plays when it is ready; each next one when the previous has ended or when it is ready, whichever is later; a gap is the wait between (1 ms or more). Every trial has fresh workers. A whole trial stops at its first gap, so a gap count there is a floor; a first-audio trial stops once every listener has its first audio. A K holds only if every counted trial of it held and no smaller K failed; a trial whose control failed is not counted and is run again. The gap rate and the share over the bound are one-sided 95% upper bounds (Clopper-Pearson) from the counts; a percentile is called p95 only where the sample can bound it.';
+const CAVEAT =
+  "A listener's first sentence plays when it is ready; each next one when the previous has ended " +
+  'or when it is ready, whichever is later; a gap is the wait between (1 ms or more). Every trial ' +
+  'has fresh workers. A whole trial stops at its first gap, so a gap count there is a floor; a ' +
+  'first-audio trial stops once every listener has its first audio. A K holds only if every counted ' +
+  'trial of it held and no smaller K failed; a trial whose control failed is not counted and is ' +
+  'run again. The gap rate and the share over the bound are one-sided 95% upper bounds (Clopper-Pearson) ' +
+  'from the counts; a percentile is called p95 only where the sample can bound it.';
 
 export function capacityMarkdown(a: CapacityArchive): string {
   const row = (cells: string[]): string => `| ${cells.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`;
@@ -51,16 +152,46 @@ export function capacityMarkdown(a: CapacityArchive): string {
   if (!a.controle_tenu) out.push('> **A control failed: nothing from this run may be published.**', '');
   out.push(...facts(a).map((f) => `- ${f}`), '', '## Verdict', '', ...a.phrases.flatMap((p) => [p, '']));
   out.push(row(ANSWER_COLUMNS), row(ANSWER_COLUMNS.map(() => '-')), ...a.capacite.map((c) => row(answerCells(c))));
-  out.push('', '## Evidence at each K tried', '', row(EVIDENCE_COLUMNS), row(EVIDENCE_COLUMNS.map(() => '-')), ...a.capacite.flatMap(evidenceRows).map(row));
-  out.push('', '## Trials', '', row(TRIAL_COLUMNS), row(TRIAL_COLUMNS.map(() => '-')), ...a.essais.map((t) => row(trialCells(t))), '', '## Caveats', '', `- ${CAVEAT}`, '');
+  out.push(
+    '',
+    '## Evidence at each K tried',
+    '',
+    row(EVIDENCE_COLUMNS),
+    row(EVIDENCE_COLUMNS.map(() => '-')),
+    ...a.capacite.flatMap(evidenceRows).map(row),
+  );
+  out.push(
+    '',
+    '## Trials',
+    '',
+    row(TRIAL_COLUMNS),
+    row(TRIAL_COLUMNS.map(() => '-')),
+    ...a.essais.map((t) => row(trialCells(t))),
+    '',
+    '## Caveats',
+    '',
+    `- ${CAVEAT}`,
+    '',
+  );
   return out.join('\n');
 }
 
 export async function capacityHtml(a: CapacityArchive): Promise<string> {
   const body = [`<h1>piper-parallel capacity run of ${esc(a.date_utc)}</h1>`];
-  if (!a.controle_tenu) body.push('<p class="banner failed">A control failed: nothing from this run may be published.</p>');
-  body.push('<ul>', ...facts(a).map((f) => `<li>${esc(f)}</li>`), '</ul>', '<h2>Verdict</h2>', ...a.phrases.map((p) => `<p>${esc(p)}</p>`));
-  body.push(table(ANSWER_COLUMNS, a.capacite.map(answerCells)), '<h2>Evidence at each K tried</h2>', table(EVIDENCE_COLUMNS, a.capacite.flatMap(evidenceRows)));
+  if (!a.controle_tenu)
+    body.push('<p class="banner failed">A control failed: nothing from this run may be published.</p>');
+  body.push(
+    '<ul>',
+    ...facts(a).map((f) => `<li>${esc(f)}</li>`),
+    '</ul>',
+    '<h2>Verdict</h2>',
+    ...a.phrases.map((p) => `<p>${esc(p)}</p>`),
+  );
+  body.push(
+    table(ANSWER_COLUMNS, a.capacite.map(answerCells)),
+    '<h2>Evidence at each K tried</h2>',
+    table(EVIDENCE_COLUMNS, a.capacite.flatMap(evidenceRows)),
+  );
   body.push('<h2>Charts</h2>');
   for (const chart of capacityCharts(a)) body.push(await chartFigure(chart));
   body.push('<h2>Trials</h2>', table(TRIAL_COLUMNS, a.essais.map(trialCells)), `<h2>Caveats</h2><p>${esc(CAVEAT)}</p>`);

@@ -17,14 +17,52 @@ import type { Calibration } from '../archive/calibration.js';
 
 export type { Calibration };
 
-async function alone(voice: VoiceInfo, prepared: PreparedText, threads: number, firstOnly: boolean, adapter: WorkerAdapter, timers: Timers, signal?: AbortSignal): Promise<{ r: TrialResult; loadSeconds: number }> {
-  const pool = new ServingPool({ adapter, init: { voice: { name: voice.name, onnxPath: voice.onnxPath, config: voice.config }, threads, prepared, warmup: 1, passes: 1 }, coreOf: () => undefined, loadMs: 180_000, graceMs: 2000 });
+/** Where calibration runs: the adapter its one worker starts on, the clock, the run's interruption. */
+export interface CalibrationEnv {
+  adapter: WorkerAdapter;
+  timers: Timers;
+  signal?: AbortSignal;
+}
+
+/** One worker alone at `threads`: every sentence, or the first only. */
+async function alone(
+  voice: VoiceInfo,
+  prepared: PreparedText,
+  { threads, firstOnly }: { threads: number; firstOnly: boolean },
+  { adapter, timers, signal }: CalibrationEnv,
+): Promise<{ r: TrialResult; loadSeconds: number }> {
+  const pool = new ServingPool({
+    adapter,
+    init: {
+      voice: { name: voice.name, onnxPath: voice.onnxPath, config: voice.config },
+      threads,
+      prepared,
+      warmup: 1,
+      passes: 1,
+    },
+    coreOf: () => undefined,
+    loadMs: 180_000,
+    graceMs: 2000,
+  });
   try {
     const t0 = performance.now();
     await pool.resize(1);
     const loadSeconds = (performance.now() - t0) / 1000;
-    const r = await runTrial({ workers: pool, offsetsMs: [0], policy: 'fifo', estimatedAudioSeconds: prepared.sentences.map(() => 1), timers, timeoutMs: 600_000, signal, ...(firstOnly ? { stop: { atGap: false, firstAudioMs: Number.POSITIVE_INFINITY } } : {}) });
-    if (r.state !== 'done' && r.state !== 'stopped') throw new PiperParallelError(r.state === 'aborted' ? 'ABORTED' : 'WORKER', `calibrating ${voice.name} at ${threads} thread(s): ${r.message ?? r.state}`);
+    const r = await runTrial({
+      workers: pool,
+      offsetsMs: [0],
+      policy: 'fifo',
+      estimatedAudioSeconds: prepared.sentences.map(() => 1),
+      timers,
+      timeoutMs: 600_000,
+      signal,
+      ...(firstOnly ? { stop: { atGap: false, firstAudioMs: Number.POSITIVE_INFINITY } } : {}),
+    });
+    if (r.state !== 'done' && r.state !== 'stopped')
+      throw new PiperParallelError(
+        r.state === 'aborted' ? 'ABORTED' : 'WORKER',
+        `calibrating ${voice.name} at ${threads} thread(s): ${r.message ?? r.state}`,
+      );
     return { r, loadSeconds };
   } finally {
     await pool.close();
@@ -36,15 +74,20 @@ const firstJobMs = (r: TrialResult): number => {
   return j ? j.endMs - j.startMs : Number.NaN;
 };
 
-export async function calibrate(voice: VoiceInfo, prepared: PreparedText, threadCounts: readonly number[], adapter: WorkerAdapter, timers: Timers, memAvailableBytes: number | null, signal?: AbortSignal): Promise<Calibration> {
-  const { r, loadSeconds } = await alone(voice, prepared, 1, false, adapter, timers, signal);
+export async function calibrate(
+  voice: VoiceInfo,
+  prepared: PreparedText,
+  { threadCounts, memAvailableBytes }: { threadCounts: readonly number[]; memAvailableBytes: number | null },
+  env: CalibrationEnv,
+): Promise<Calibration> {
+  const { r, loadSeconds } = await alone(voice, prepared, { threads: 1, firstOnly: false }, env);
   const jobs = [...r.jobs].sort((a, b) => a.sentence - b.sentence);
   const audioSeconds = jobs.map((j) => j.audioSeconds);
   const computeSeconds = jobs.map((j) => (j.endMs - j.startMs) / 1000);
   const total = computeSeconds.reduce((a, b) => a + b, 0);
   const firstSentenceMs: Record<string, number> = { 1: firstJobMs(r) };
   for (const t of [...new Set(threadCounts)].filter((x) => x !== 1).sort((a, b) => a - b)) {
-    firstSentenceMs[t] = firstJobMs((await alone(voice, prepared, t, true, adapter, timers, signal)).r);
+    firstSentenceMs[t] = firstJobMs((await alone(voice, prepared, { threads: t, firstOnly: true }, env)).r);
   }
   const rss = r.peakRssBytes[0] ?? null;
   return {
@@ -79,10 +122,12 @@ export function predictStreams(l: Layout, c: Calibration, cores: number, firstAu
   const mine = c.firstSentenceMs[l.threads] ?? one;
   // What T threads of one worker are worth in cores, as measured on the first sentence.
   const perWorker = l.threads > 1 && Number.isFinite(mine) && mine > 0 ? Math.min(l.threads, cores, one / mine) : 1;
-  const busy = dedicated(l) ? cores : Math.min(l.workers as number * perWorker, cores);
+  const busy = dedicated(l) ? cores : Math.min((l.workers as number) * perWorker, cores);
   const streams = Math.max(1, Math.floor(0.85 * c.speed * busy));
   const inBoundImpossible = mine > firstAudioMs;
   const workersBusy = dedicated(l) ? cores : Math.min(l.workers as number, cores);
-  const inBound = inBoundImpossible ? 0 : Math.max(1, Math.min(streams, Math.floor((workersBusy * firstAudioMs) / mine)));
+  const inBound = inBoundImpossible
+    ? 0
+    : Math.max(1, Math.min(streams, Math.floor((workersBusy * firstAudioMs) / mine)));
   return { streams, inBound, inBoundImpossible, firstSentenceMs: mine };
 }

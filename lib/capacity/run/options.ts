@@ -12,10 +12,26 @@ export type CapacityProgress =
   | { kind: 'voices'; voices: Array<{ name: string; synthetic: boolean }> }
   /** Something to know before the trials (e.g. a one-sentence text). */
   | { kind: 'note'; text: string }
-  | { kind: 'calibrated'; voice: string; speed: number; sentenceAudioSeconds: number[]; firstSentenceMs: Record<string, number>; workerRssBytes: number | null; memoryWorkers: number | null }
+  | {
+      kind: 'calibrated';
+      voice: string;
+      speed: number;
+      sentenceAudioSeconds: number[];
+      firstSentenceMs: Record<string, number>;
+      workerRssBytes: number | null;
+      memoryWorkers: number | null;
+    }
   /** Before the first trial: what the run will do and about how long it will take. */
   | { kind: 'plan'; trials: number; seconds: number; seed: number; seedDrawn: boolean; sessions: number }
-  | { kind: 'trial-start'; voice: string; layout: string; k: number; round: number; index: number; purpose: 'sans_trou' | 'premier_son' }
+  | {
+      kind: 'trial-start';
+      voice: string;
+      layout: string;
+      k: number;
+      round: number;
+      index: number;
+      purpose: 'sans_trou' | 'premier_son';
+    }
   | { kind: 'trial-end'; trial: TrialRecord; index: number }
   | { kind: 'capacity'; entry: CapacityEntry };
 

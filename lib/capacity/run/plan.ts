@@ -59,26 +59,39 @@ export const DEFAULT_MAX_MINUTES = 8;
 
 function whole(value: number | undefined, option: string, min: number, fallback: number, example: string): number {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < min) throw new PiperParallelError('USAGE', `${option} must be a whole number >= ${min}, got ${value}; e.g. ${option} ${example}`);
+  if (!Number.isInteger(value) || value < min)
+    throw new PiperParallelError(
+      'USAGE',
+      `${option} must be a whole number >= ${min}, got ${value}; e.g. ${option} ${example}`,
+    );
   return value;
 }
 
 function oneOf<T extends string>(value: T | undefined, option: string, choices: readonly T[], fallback: T): T {
   if (value === undefined) return fallback;
-  if (!choices.includes(value)) throw new PiperParallelError('USAGE', `${option} must be one of ${choices.join(', ')}, got "${value}"`);
+  if (!choices.includes(value))
+    throw new PiperParallelError('USAGE', `${option} must be one of ${choices.join(', ')}, got "${value}"`);
   return value;
 }
 
 export async function planCapacity(o: CapacityOptions): Promise<CapacityPlan> {
   const firstAudioMs = o.firstAudioMs ?? 500;
-  if (!(Number.isFinite(firstAudioMs) && firstAudioMs > 0)) throw new PiperParallelError('USAGE', `--first-audio-ms must be a number of ms above 0, got ${firstAudioMs}; e.g. --first-audio-ms 500`);
+  if (!(Number.isFinite(firstAudioMs) && firstAudioMs > 0))
+    throw new PiperParallelError(
+      'USAGE',
+      `--first-audio-ms must be a number of ms above 0, got ${firstAudioMs}; e.g. --first-audio-ms 500`,
+    );
   const maxStreams = whole(o.maxStreams, '--max-streams', 1, 32, '16');
   const rounds = whole(o.rounds, '--rounds', 1, DEFAULT_ROUNDS, '3');
   const sessions = whole(o.sessions, '--sessions', 1, DEFAULT_SESSIONS, '18');
   const seed = whole(o.seed, '--seed', 0, drawSeed(), '1');
   const label = checkLabel(o.label);
   const maxMinutes = o.maxMinutes ?? DEFAULT_MAX_MINUTES;
-  if (!(Number.isFinite(maxMinutes) && maxMinutes > 0)) throw new PiperParallelError('USAGE', `--max-minutes must be a number of minutes above 0, got ${maxMinutes}; e.g. --max-minutes 8`);
+  if (!(Number.isFinite(maxMinutes) && maxMinutes > 0))
+    throw new PiperParallelError(
+      'USAGE',
+      `--max-minutes must be a number of minutes above 0, got ${maxMinutes}; e.g. --max-minutes 8`,
+    );
   const settleSeconds = whole(o.settleSeconds, '--settle', 0, 30, '30');
   const arrivals = oneOf(o.arrivals, '--arrivals', ARRIVAL_PATTERNS, 'staggered');
   const schedule = oneOf(o.schedule, '--schedule', QUEUE_POLICIES, 'deadline');
@@ -88,20 +101,44 @@ export async function planCapacity(o: CapacityOptions): Promise<CapacityPlan> {
   const names = o.voices ?? (await defaultVoices(places)).map((v) => v.name);
   const voices: VoiceInfo[] = [];
   for (const n of names) voices.push(await locateVoice(n, places));
-  const text = await loadText(o.textFile, o.lines, { source: 'built-in French reply (capacity)', lines: CAPACITY_SENTENCES });
+  const text = await loadText(o.textFile, o.lines, {
+    source: 'built-in French reply (capacity)',
+    lines: CAPACITY_SENTENCES,
+  });
   const prepared = new Map<string, PreparedText>();
   const notes: string[] = [];
   for (const v of voices) {
     const p = await prepareText(text.lines, v.config);
-    if (p.sentences.length === 0) throw new PiperParallelError('TEXT', `the text phonemizes to nothing for ${v.name}; give sentences with words in the voice's language`);
-    if (p.sentences.length === 1 && notes.length === 0) notes.push('the text is one sentence: a listener hears no gap, and the first audio is the whole wait');
+    if (p.sentences.length === 0)
+      throw new PiperParallelError(
+        'TEXT',
+        `the text phonemizes to nothing for ${v.name}; give sentences with words in the voice's language`,
+      );
+    if (p.sentences.length === 1 && notes.length === 0)
+      notes.push('the text is one sentence: a listener hears no gap, and the first audio is the whole wait');
     prepared.set(v.name, p);
   }
   await loadOnnxruntime();
   const cores = allowedCores();
   const date = (o.now ?? (() => new Date()))();
   return {
-    arrivals, schedule, firstAudioMs, maxStreams, rounds, sessions, maxMinutes, seed, seedDrawn: o.seed === undefined, label, settleSeconds, outDir, text, voices, prepared, cores, date,
+    arrivals,
+    schedule,
+    firstAudioMs,
+    maxStreams,
+    rounds,
+    sessions,
+    maxMinutes,
+    seed,
+    seedDrawn: o.seed === undefined,
+    label,
+    settleSeconds,
+    outDir,
+    text,
+    voices,
+    prepared,
+    cores,
+    date,
     layouts: o.layouts ?? defaultLayouts(cores.length),
     machine: await machineBlock(),
     memAvailableBytes: (o.memAvailableBytes ?? readMemAvailable)(),

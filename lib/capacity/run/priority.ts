@@ -36,6 +36,10 @@ export function raiseParentPriority(pid = process.pid): ParentPriority {
       },
     };
   } catch (err) {
-    return { kind: 'normal', why: `the parent kept its normal priority (${(err as Error).message.split('\n')[0]}); workers at nice 10 only`, restore: () => undefined };
+    return {
+      kind: 'normal',
+      why: `the parent kept its normal priority (${(err as Error).message.split('\n')[0]}); workers at nice 10 only`,
+      restore: () => undefined,
+    };
   }
 }

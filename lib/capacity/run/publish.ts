@@ -8,7 +8,13 @@ import type { Calibration } from './calibrate.js';
 import { layoutName } from '../trial/layouts.js';
 import type { CapacityProgress, CapacityResult } from './options.js';
 import type { CapacityPlan } from './plan.js';
-import { CAPACITY_SCHEMA_VERSION, CapacityArchiveSchema, type CapacityArchive, type CapacityEntry, type TrialRecord } from '../archive/schema.js';
+import {
+  CAPACITY_SCHEMA_VERSION,
+  CapacityArchiveSchema,
+  type CapacityArchive,
+  type CapacityEntry,
+  type TrialRecord,
+} from '../archive/schema.js';
 import type { Sweep } from './sweep.js';
 import { capacityEntry, voiceVerdict } from '../answer/verdict.js';
 import { percentUp, rateUpperBound } from '../answer/evidence.js';
@@ -17,16 +23,20 @@ const GiB = 2 ** 30;
 const MiB = 2 ** 20;
 
 export const CAPACITY_CONTROLS = [
-  'arrivals: every listener due before the trial ended arrived within 5 ms of its planned time (the parent, which stands for the listeners, runs SCHED_FIFO where the OS permits, and workers at nice 10)',
+  'arrivals: every listener due before the trial ended arrived within 5 ms of its planned time ' +
+    '(the parent, which stands for the listeners, runs SCHED_FIFO where the OS permits, and workers at nice 10)',
   'memory: no page swapped during the trial (/proc/vmstat pswpin + pswpout) and at most 64 major page faults in its workers',
-  "outside_load: other programs used at most 10% of one core during the trial, on the cores the run may use",
+  'outside_load: other programs used at most 10% of one core during the trial, on the cores the run may use',
   'a trial whose control failed is not counted and is run again, up to twice; a K whose every try failed a control is given up, and then the run does not hold',
 ];
 
 /** Which binds first, per layout: the memory (a worker per listener stopped at what MemAvailable holds) or the CPU. */
 export function memoryLine(c: Calibration, entries: CapacityEntry[], memAvailable: number | null): string {
-  if (c.workerRssBytes === null || memAvailable === null || c.memoryWorkers === null) return 'Memory: a worker\'s peak or MemAvailable could not be read, so the memory bound is unknown.';
-  const head = `Memory: a worker peaked at ${Math.round(c.workerRssBytes / MiB)} MiB; MemAvailable ${(memAvailable / GiB).toFixed(1)} GiB holds ${c.memoryWorkers} such workers`;
+  if (c.workerRssBytes === null || memAvailable === null || c.memoryWorkers === null)
+    return "Memory: a worker's peak or MemAvailable could not be read, so the memory bound is unknown.";
+  const head =
+    `Memory: a worker peaked at ${Math.round(c.workerRssBytes / MiB)} MiB; MemAvailable ${(memAvailable / GiB).toFixed(1)} ` +
+    `GiB holds ${c.memoryWorkers} such workers`;
   const bound = entries.filter((e) => e.borne === 'memoire').map((e) => e.disposition);
   if (bound.length === 0) return `${head}: memory stopped no layout.`;
   return `${head}: memory binds first for ${bound.join(' and ')}${bound.length < entries.length ? ', not for the others' : ''}.`;
@@ -34,7 +44,10 @@ export function memoryLine(c: Calibration, entries: CapacityEntry[], memAvailabl
 
 /** What the sessions asked for prove when no listener hears a gap: "gap rate below 16%". */
 export function sessionsProof(sessions: number): string {
-  return `each answer rests on at least ${sessions} listener-sessions (--sessions ${sessions}): with no gap among ${sessions}, the gap rate is below ${percentUp(rateUpperBound(0, sessions) ?? 1)}% (95% confidence)`;
+  return (
+    `each answer rests on at least ${sessions} listener-sessions (--sessions ${sessions}): with ` +
+    `no gap among ${sessions}, the gap rate is below ${percentUp(rateUpperBound(0, sessions) ?? 1)}% (95% confidence)`
+  );
 }
 
 export interface Timing {
@@ -44,21 +57,47 @@ export interface Timing {
   priority: string;
 }
 
-export function capacityArchive(plan: CapacityPlan, calibrations: Map<string, Calibration>, sweeps: Sweep[], trials: TrialRecord[], resumed: boolean, timing: Timing = { plannedSeconds: null, seconds: null, priority: 'not recorded' }): CapacityArchive {
-  const label = (name: string): string => (plan.voices.find((v) => v.name === name)?.synthetic && !name.includes('synthetic') ? `${name} (SYNTHETIC)` : name);
-  const capacite = sweeps.map((s) => capacityEntry(s, trials, { voiceLabel: label(s.voice), maxStreams: plan.maxStreams, limitMs: plan.firstAudioMs, aloneMs: calibrations.get(s.voice)?.firstSentenceMs[s.layout.threads] ?? null }));
+/** What the run measured, for its archive. */
+export interface Measured {
+  calibrations: Map<string, Calibration>;
+  sweeps: Sweep[];
+  trials: TrialRecord[];
+  /** Whether the run carried on a partial file. */
+  resumed: boolean;
+}
+
+export function capacityArchive(
+  plan: CapacityPlan,
+  { calibrations, sweeps, trials, resumed }: Measured,
+  timing: Timing = { plannedSeconds: null, seconds: null, priority: 'not recorded' },
+): CapacityArchive {
+  const label = (name: string): string =>
+    plan.voices.find((v) => v.name === name)?.synthetic && !name.includes('synthetic') ? `${name} (SYNTHETIC)` : name;
+  const capacite = sweeps.map((s) =>
+    capacityEntry(s, trials, {
+      voiceLabel: label(s.voice),
+      maxStreams: plan.maxStreams,
+      limitMs: plan.firstAudioMs,
+      aloneMs: calibrations.get(s.voice)?.firstSentenceMs[s.layout.threads] ?? null,
+    }),
+  );
   const phrases = plan.voices.map((v) => {
     const entries = capacite.filter((e) => e.voix === v.name);
     const c = calibrations.get(v.name) as Calibration;
     return voiceVerdict(label(v.name), entries, plan.firstAudioMs, memoryLine(c, entries, plan.memAvailableBytes));
   });
-  const givenUp = sweeps.flatMap((s) => s.givenUp.map((g) => `${s.voice}, ${s.name}: K=${g.k} was not counted, a control failed in each of its 3 tries (${g.why})`));
+  const givenUp = sweeps.flatMap((s) =>
+    s.givenUp.map(
+      (g) => `${s.voice}, ${s.name}: K=${g.k} was not counted, a control failed in each of its 3 tries (${g.why})`,
+    ),
+  );
   return CapacityArchiveSchema.parse({
     schema_version: CAPACITY_SCHEMA_VERSION,
     type: 'capacite',
     outil: 'piper-parallel',
     version_outil: TOOL_VERSION,
-    question: 'how many live listeners can this machine serve before someone hears a gap, and how long does each wait for the first word?',
+    question:
+      'how many live listeners can this machine serve before someone hears a gap, and how long does each wait for the first word?',
     version_onnxruntime: ONNXRUNTIME_VERSION,
     version_node: process.version,
     machine: plan.machine.architecture,
@@ -76,7 +115,13 @@ export function capacityArchive(plan: CapacityPlan, calibrations: Map<string, Ca
       manches: plan.rounds,
       sessions: plan.sessions,
       graine: plan.seed,
-      dispositions: plan.layouts.map((l) => ({ travailleurs: l.workers, fils: l.threads, affinite: l.pinned, isolation: l.isolation, nom: layoutName(l) })),
+      dispositions: plan.layouts.map((l) => ({
+        travailleurs: l.workers,
+        fils: l.threads,
+        affinite: l.pinned,
+        isolation: l.isolation,
+        nom: layoutName(l),
+      })),
       commande: plan.command,
       session_onnxruntime: PIPER_SESSION_LABEL,
       priorite_parent: timing.priority,
@@ -84,27 +129,55 @@ export function capacityArchive(plan: CapacityPlan, calibrations: Map<string, Ca
     },
     voix: plan.voices.map((v) => {
       const c = calibrations.get(v.name) as Calibration;
-      return { nom: v.name, synthetique: v.synthetic, sha256: v.sha256, taille_octets: v.sizeBytes, frequence_hz: v.config.audio.sample_rate, phrases_audio_s: c.audioSeconds, phrases_calcul_s: c.computeSeconds, debit_seul: c.speed, premier_son_seul_ms: c.firstSentenceMs, rss_travailleur_octets: c.workerRssBytes, travailleurs_max_memoire: c.memoryWorkers };
+      return {
+        nom: v.name,
+        synthetique: v.synthetic,
+        sha256: v.sha256,
+        taille_octets: v.sizeBytes,
+        frequence_hz: v.config.audio.sample_rate,
+        phrases_audio_s: c.audioSeconds,
+        phrases_calcul_s: c.computeSeconds,
+        debit_seul: c.speed,
+        premier_son_seul_ms: c.firstSentenceMs,
+        rss_travailleur_octets: c.workerRssBytes,
+        travailleurs_max_memoire: c.memoryWorkers,
+      };
     }),
     memoire_disponible_octets: plan.memAvailableBytes,
     essais: trials,
     capacite,
-    phrases: [...phrases, `Evidence: ${sessionsProof(plan.sessions)}.`, ...givenUp.map((g) => `Not counted: ${g}.`), ...plan.notes.map((n) => `Note: ${n}.`)],
+    phrases: [
+      ...phrases,
+      `Evidence: ${sessionsProof(plan.sessions)}.`,
+      ...givenUp.map((g) => `Not counted: ${g}.`),
+      ...plan.notes.map((n) => `Note: ${n}.`),
+    ],
     duree_prevue_s: timing.plannedSeconds,
     duree_s: timing.seconds,
     // A trial whose control failed and whose run again held costs nothing; a K given up on, or a sweep that broke, leaves its answer unproven.
-    controle_tenu: trials.some((t) => t.controle_tenu) && sweeps.every((s) => s.givenUp.length === 0 && s.error === undefined),
+    controle_tenu:
+      trials.some((t) => t.controle_tenu) && sweeps.every((s) => s.givenUp.length === 0 && s.error === undefined),
     interrompu: resumed,
   });
 }
 
-export async function publishCapacity(archive: CapacityArchive, plan: CapacityPlan, partial: PartialLog, files: ArchiveFiles | undefined, onProgress?: (e: CapacityProgress) => void): Promise<CapacityResult> {
+export async function publishCapacity(
+  archive: CapacityArchive,
+  plan: CapacityPlan,
+  partial: PartialLog,
+  files: ArchiveFiles | undefined,
+  onProgress?: (e: CapacityProgress) => void,
+): Promise<CapacityResult> {
   for (const entry of archive.capacite) onProgress?.({ kind: 'capacity', entry });
   let file: string;
   try {
     file = await writeExclusive(plan.outDir, plan.base, `${JSON.stringify(archive, null, 2)}\n`, '.json', files);
   } catch (err) {
-    throw new PiperParallelError('ARCHIVE', `${(err as Error).message}; every finished trial is still in ${partial.file}`, { cause: err });
+    throw new PiperParallelError(
+      'ARCHIVE',
+      `${(err as Error).message}; every finished trial is still in ${partial.file}`,
+      { cause: err },
+    );
   }
   await partial.remove();
   return { archive, path: file };

@@ -22,10 +22,27 @@ import { estimateRun } from './estimate.js';
 
 export type { CapacityOptions, CapacityProgress, CapacityResult } from './options.js';
 
-
 /** The options a resumed run had, from its partial file's header. */
 function resumedOptions(o: CapacityOptions, h: CapacityHeader, file: string): CapacityOptions {
-  return { ...o, voices: h.voices, lines: h.text.lines, textFile: undefined, arrivals: h.arrivals, schedule: h.schedule, firstAudioMs: h.firstAudioMs, maxStreams: h.maxStreams, rounds: h.rounds, sessions: h.sessions, maxMinutes: h.maxMinutes, seed: h.seed, label: h.label ?? undefined, layouts: h.layouts, command: h.command, outDir: o.outDir ?? path.dirname(path.dirname(file)), now: () => new Date(h.date_utc) };
+  return {
+    ...o,
+    voices: h.voices,
+    lines: h.text.lines,
+    textFile: undefined,
+    arrivals: h.arrivals,
+    schedule: h.schedule,
+    firstAudioMs: h.firstAudioMs,
+    maxStreams: h.maxStreams,
+    rounds: h.rounds,
+    sessions: h.sessions,
+    maxMinutes: h.maxMinutes,
+    seed: h.seed,
+    label: h.label ?? undefined,
+    layouts: h.layouts,
+    command: h.command,
+    outDir: o.outDir ?? path.dirname(path.dirname(file)),
+    now: () => new Date(h.date_utc),
+  };
 }
 
 export async function runCapacity(options: CapacityOptions = {}): Promise<CapacityResult> {
@@ -34,37 +51,113 @@ export async function runCapacity(options: CapacityOptions = {}): Promise<Capaci
   if (resumed) plan.base = resumed.header.base;
   options.onProgress?.({ kind: 'voices', voices: plan.voices.map((v) => ({ name: v.name, synthetic: v.synthetic })) });
   for (const text of plan.notes) options.onProgress?.({ kind: 'note', text });
-  const header: CapacityHeader = { kind: 'capacity', base: plan.base, date_utc: plan.date.toISOString(), voices: plan.voices.map((v) => v.name), text: { source: plan.text.source, lines: plan.text.lines }, arrivals: plan.arrivals, schedule: plan.schedule, firstAudioMs: plan.firstAudioMs, maxStreams: plan.maxStreams, rounds: plan.rounds, sessions: plan.sessions, maxMinutes: plan.maxMinutes, seed: plan.seed, label: plan.label, layouts: plan.layouts, command: plan.command };
-  const partial = resumed ? PartialLog.reopen(resumed.file, [...resumed.trials.keys()].map((k) => `${k}#${Number(/\|R(\d+)\|\d+$/.exec(k)?.[1] ?? 0)}`)) : await PartialLog.create(plan.outDir, plan.base, header);
+  const header: CapacityHeader = {
+    kind: 'capacity',
+    base: plan.base,
+    date_utc: plan.date.toISOString(),
+    voices: plan.voices.map((v) => v.name),
+    text: { source: plan.text.source, lines: plan.text.lines },
+    arrivals: plan.arrivals,
+    schedule: plan.schedule,
+    firstAudioMs: plan.firstAudioMs,
+    maxStreams: plan.maxStreams,
+    rounds: plan.rounds,
+    sessions: plan.sessions,
+    maxMinutes: plan.maxMinutes,
+    seed: plan.seed,
+    label: plan.label,
+    layouts: plan.layouts,
+    command: plan.command,
+  };
+  const partial = resumed
+    ? PartialLog.reopen(
+        resumed.file,
+        [...resumed.trials.keys()].map((k) => `${k}#${Number(/\|R(\d+)\|\d+$/.exec(k)?.[1] ?? 0)}`),
+      )
+    : await PartialLog.create(plan.outDir, plan.base, header);
   const sampler = options.cpuSampler ?? procCpuSampler(plan.cores);
-  if (plan.settleSeconds > 0) plan.machine.attente = await settle(plan.settleSeconds, plan.cores.length, { sampler, signal: options.signal });
+  if (plan.settleSeconds > 0)
+    plan.machine.attente = await settle(plan.settleSeconds, plan.cores.length, { sampler, signal: options.signal });
   const adapters = capacityAdapters(options.adapters);
   const priority = (options.priority ?? raiseParentPriority)();
   const timers = options.timers ?? realTimers(priority.kind === 'realtime' ? 1 : 5);
   try {
-    return await measure(options, plan, partial, sampler, adapters, timers, priority.why, resumed);
+    return await measure(options, plan, { partial, sampler, adapters, timers, priority: priority.why, resumed });
   } finally {
     priority.restore();
   }
 }
 
 /** Steps 2 to 4: calibrate, sweep in rounds, publish. */
-async function measure(options: CapacityOptions, plan: CapacityPlan, partial: PartialLog, sampler: CpuSampler, adapters: SweepContext['adapters'], timers: Timers, priority: string, resumed: CapacityPartial | undefined): Promise<CapacityResult> {
+/** What the steps after the plan run with: the partial file, the CPU sampler, the workers, the clock. */
+interface MeasureEnv {
+  partial: PartialLog;
+  sampler: CpuSampler;
+  adapters: SweepContext['adapters'];
+  timers: Timers;
+  /** How the parent keeps the listeners' time, in words. */
+  priority: string;
+  resumed: CapacityPartial | undefined;
+}
+
+async function measure(
+  options: CapacityOptions,
+  plan: CapacityPlan,
+  { partial, sampler, adapters, timers, priority, resumed }: MeasureEnv,
+): Promise<CapacityResult> {
   const started = timers.now();
   const calibrations = new Map<string, Calibration>();
   const threadCounts = plan.layouts.map((l) => l.threads);
   for (const v of plan.voices) {
     const kept = resumed?.calibrations.get(v.name);
-    const c = kept ?? (await calibrate(v, plan.prepared.get(v.name) as NonNullable<ReturnType<typeof plan.prepared.get>>, threadCounts, adapters.process, timers, plan.memAvailableBytes, options.signal));
+    const c =
+      kept ??
+      (await calibrate(
+        v,
+        plan.prepared.get(v.name) as NonNullable<ReturnType<typeof plan.prepared.get>>,
+        { threadCounts, memAvailableBytes: plan.memAvailableBytes },
+        { adapter: adapters.process, timers, signal: options.signal },
+      ));
     if (!kept) await partial.append({ key: calibrationKey(v.name), round: 0, order: 0, run: c });
     calibrations.set(v.name, c);
-    options.onProgress?.({ kind: 'calibrated', voice: v.name, speed: c.speed, sentenceAudioSeconds: c.audioSeconds, firstSentenceMs: c.firstSentenceMs, workerRssBytes: c.workerRssBytes, memoryWorkers: c.memoryWorkers });
+    options.onProgress?.({
+      kind: 'calibrated',
+      voice: v.name,
+      speed: c.speed,
+      sentenceAudioSeconds: c.audioSeconds,
+      firstSentenceMs: c.firstSentenceMs,
+      workerRssBytes: c.workerRssBytes,
+      memoryWorkers: c.memoryWorkers,
+    });
   }
   const sweeps = planSweeps(plan, calibrations);
   const estimate = estimateRun(plan, sweeps, calibrations);
   const plannedSeconds = Math.round((timers.now() - started) / 1000 + estimate.seconds);
-  options.onProgress?.({ kind: 'plan', trials: estimate.trials, seconds: plannedSeconds, seed: plan.seed, seedDrawn: plan.seedDrawn, sessions: plan.sessions });
-  const trials = await runSweeps(plan, sweeps, calibrations, { startedMs: started, adapters, timers, sampler, swapPages: options.swapPages, partial, held: resumed?.trials ?? new Map(), signal: options.signal, onProgress: options.onProgress });
+  options.onProgress?.({
+    kind: 'plan',
+    trials: estimate.trials,
+    seconds: plannedSeconds,
+    seed: plan.seed,
+    seedDrawn: plan.seedDrawn,
+    sessions: plan.sessions,
+  });
+  const trials = await runSweeps(plan, sweeps, calibrations, {
+    startedMs: started,
+    adapters,
+    timers,
+    sampler,
+    swapPages: options.swapPages,
+    partial,
+    held: resumed?.trials ?? new Map(),
+    signal: options.signal,
+    onProgress: options.onProgress,
+  });
   const timing = { plannedSeconds, seconds: Math.round((timers.now() - started) / 1000), priority };
-  return publishCapacity(capacityArchive(plan, calibrations, sweeps, trials, resumed !== undefined, timing), plan, partial, options.adapters?.files, options.onProgress);
+  return publishCapacity(
+    capacityArchive(plan, { calibrations, sweeps, trials, resumed: resumed !== undefined }, timing),
+    plan,
+    partial,
+    options.adapters?.files,
+    options.onProgress,
+  );
 }

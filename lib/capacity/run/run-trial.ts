@@ -7,7 +7,6 @@
 import { PiperParallelError } from '../../core/errors.js';
 import { readSwapPages } from '../../measure/memory.js';
 import { arrivalOffsetsMs } from '../trial/arrivals.js';
-import type { Calibration } from './calibrate.js';
 import { dedicated, workersAt } from '../trial/layouts.js';
 import type { CapacityPlan } from './plan.js';
 import { ServingPool } from '../worker/pool.js';
@@ -15,20 +14,15 @@ import { trialRecord } from '../trial/record.js';
 import type { TrialRecord } from '../archive/schema.js';
 import type { Step } from '../answer/search.js';
 import type { Sweep } from '../answer/sweep-state.js';
-import type { SweepContext } from './sweep-context.js';
+import type { SweepContext, Turn } from './sweep-context.js';
 import { isReal } from '../trial/timers.js';
 import { runTrial } from '../trial/trial.js';
 
 /** Other programs' load is read over at least this long: over a trial of a few ms, one tick is 10%. */
 const MIN_LOAD_WINDOW_MS = 1000;
 
-export const trialKey = (voice: string, layout: string, step: Step, round: number, n: number): string => `${voice}|${layout}|K${step.k}|${step.purpose}|R${round}|${n}`;
-
-/** Trials so far: how many of each (voice, layout, K, purpose, round), so keys stay the same on a resume, and in all. */
-export interface TrialBook {
-  byStep: Map<string, number>;
-  index: number;
-}
+export const trialKey = (voice: string, layout: string, step: Step, round: number, n: number): string =>
+  `${voice}|${layout}|K${step.k}|${step.purpose}|R${round}|${n}`;
 
 /** A layout's workers for one turn of a round: started afresh, kept between its trials while they are idle. */
 export function poolFor(plan: CapacityPlan, s: Sweep, ctx: SweepContext): ServingPool {
@@ -37,17 +31,33 @@ export function poolFor(plan: CapacityPlan, s: Sweep, ctx: SweepContext): Servin
   if (!v || !prepared) throw new PiperParallelError('USAGE', `no voice ${s.voice} in the plan`);
   return new ServingPool({
     adapter: s.layout.isolation === 'thread' ? ctx.adapters.thread : ctx.adapters.process,
-    init: { voice: { name: v.name, onnxPath: v.onnxPath, config: v.config }, threads: s.layout.threads, prepared, warmup: 1, passes: 1 },
+    init: {
+      voice: { name: v.name, onnxPath: v.onnxPath, config: v.config },
+      threads: s.layout.threads,
+      prepared,
+      warmup: 1,
+      passes: 1,
+    },
     coreOf: (i) => (s.layout.pinned ? plan.cores[i % plan.cores.length] : undefined),
     loadMs: 180_000,
     graceMs: 2000,
   });
 }
 
-const interrupted = (what: string, ctx: SweepContext): PiperParallelError => new PiperParallelError('ABORTED', `interrupted ${what}; finished trials kept in ${ctx.partial.file}; resume with: piper-parallel capacity --resume ${ctx.partial.file}`);
+const interrupted = (what: string, ctx: SweepContext): PiperParallelError =>
+  new PiperParallelError(
+    'ABORTED',
+    `interrupted ${what}; finished trials kept in ${ctx.partial.file}; resume with: piper-parallel capacity --resume ${ctx.partial.file}`,
+  );
 
 /** The trial on the turn's pool; undefined when its workers could not be loaded (the sweep's error says why). */
-export async function runOneTrial(plan: CapacityPlan, s: Sweep, step: Step, round: number, retry: number, ctx: SweepContext, c: Calibration, book: TrialBook, pool: ServingPool): Promise<TrialRecord | undefined> {
+export async function runOneTrial(
+  turn: Turn,
+  step: Step,
+  retry: number,
+  pool: ServingPool,
+): Promise<TrialRecord | undefined> {
+  const { plan, s, round, ctx, c, book } = turn;
   const base = trialKey(s.voice, s.name, step, round, 0);
   const n = book.byStep.get(base) ?? 0;
   book.byStep.set(base, n + 1);
@@ -57,7 +67,15 @@ export async function runOneTrial(plan: CapacityPlan, s: Sweep, step: Step, roun
   if (ctx.signal?.aborted) throw interrupted(`before ${s.voice} ${s.name} K=${step.k}`, ctx);
   book.index += 1;
   const index = book.index;
-  ctx.onProgress?.({ kind: 'trial-start', voice: s.voice, layout: s.name, k: step.k, round, index, purpose: step.purpose });
+  ctx.onProgress?.({
+    kind: 'trial-start',
+    voice: s.voice,
+    layout: s.name,
+    k: step.k,
+    round,
+    index,
+    purpose: step.purpose,
+  });
   const workers = workersAt(s.layout, step.k);
   let clean = false;
   try {
@@ -88,7 +106,18 @@ export async function runOneTrial(plan: CapacityPlan, s: Sweep, step: Step, roun
     if (waitMs > 0 && isReal(ctx.timers)) await new Promise((r) => setTimeout(r, waitMs));
     const after = ctx.sampler.snapshot(pool.pids());
     const swap1 = swapped();
-    const record = trialRecord(result, { voice: s.voice, layout: s.name, k: step.k, workers, round, purpose: step.purpose, retry, firstAudioLimitMs: plan.firstAudioMs, cpu: { before, after }, swapPages: swap0 === null || swap1 === null ? null : swap1 - swap0 });
+    const record = trialRecord(result, {
+      voice: s.voice,
+      layout: s.name,
+      k: step.k,
+      workers,
+      round,
+      purpose: step.purpose,
+      retry,
+      firstAudioLimitMs: plan.firstAudioMs,
+      cpu: { before, after },
+      swapPages: swap0 === null || swap1 === null ? null : swap1 - swap0,
+    });
     if (result.state === 'aborted') throw interrupted(`during ${s.voice} ${s.name} K=${step.k}`, ctx);
     await ctx.partial.append({ key, round, order: index, run: record });
     ctx.onProgress?.({ kind: 'trial-end', trial: record, index });

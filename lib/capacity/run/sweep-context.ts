@@ -5,6 +5,9 @@ import type { WorkerAdapter } from '../../workers/worker.js';
 import type { CapacityProgress } from './options.js';
 import type { TrialRecord } from '../archive/schema.js';
 import type { Timers } from '../trial/timers.js';
+import type { Sweep } from '../answer/sweep-state.js';
+import type { Calibration } from '../archive/calibration.js';
+import type { CapacityPlan } from './plan.js';
 
 export interface SweepContext {
   /** When the run began (ms on `timers`), for --max-minutes. */
@@ -18,4 +21,20 @@ export interface SweepContext {
   held: Map<string, TrialRecord>;
   signal?: AbortSignal;
   onProgress?: (e: CapacityProgress) => void;
+}
+
+/** Trials so far: how many of each (voice, layout, K, purpose, round), so keys stay the same on a resume, and in all. */
+export interface TrialBook {
+  byStep: Map<string, number>;
+  index: number;
+}
+
+/** One layout's turn in one round: what each of its trials is run with. */
+export interface Turn {
+  plan: CapacityPlan;
+  s: Sweep;
+  round: number;
+  ctx: SweepContext;
+  c: Calibration;
+  book: TrialBook;
 }

@@ -5,25 +5,19 @@
  * new seeded order each round, so a layout's trials are spread over the run. Every trial has fresh
  * workers; a trial whose control failed is run again, up to twice, before its K is given up.
  */
-import type { PartialLog } from '../../archive/partial.js';
-import type { CpuSampler } from '../../measure/system-cpu.js';
 import { roundOrder } from '../../core/schedule.js';
-import type { WorkerAdapter } from '../../workers/worker.js';
 import { predictStreams, type Calibration } from './calibrate.js';
-import { layoutName, type Layout } from '../trial/layouts.js';
-import type { CapacityProgress } from './options.js';
+import { layoutName } from '../trial/layouts.js';
 import type { CapacityPlan } from './plan.js';
 import type { TrialRecord } from '../archive/schema.js';
 import { CapacitySearch, type KOutcome, type Step } from '../answer/search.js';
-import type { Timers } from '../trial/timers.js';
-import { poolFor, runOneTrial, type TrialBook } from './run-trial.js';
+import { poolFor, runOneTrial } from './run-trial.js';
+import type { TrialBook, Turn } from './sweep-context.js';
 import type { Sweep } from '../answer/sweep-state.js';
 import type { SweepContext } from './sweep-context.js';
 
 export type { Sweep, SweepContext };
 import type { ServingPool } from '../worker/pool.js';
-
-
 
 /** A search that takes more trials than this in one round is stopped (outcomes that never settle). */
 const MAX_SEARCH_STEPS = 40;
@@ -36,10 +30,29 @@ export function planSweeps(plan: CapacityPlan, calibrations: Map<string, Calibra
   return plan.voices.flatMap((v) => {
     const c = calibrations.get(v.name) as Calibration;
     return plan.layouts.map((layout) => {
-      const memoryCap = c.memoryWorkers === null ? null : layout.workers === 'K' ? c.memoryWorkers : c.memoryWorkers >= layout.workers ? plan.maxStreams : 0;
+      const memoryCap =
+        c.memoryWorkers === null
+          ? null
+          : layout.workers === 'K'
+            ? c.memoryWorkers
+            : c.memoryWorkers >= layout.workers
+              ? plan.maxStreams
+              : 0;
       const cap = Math.min(plan.maxStreams, memoryCap ?? plan.maxStreams);
       const p = predictStreams(layout, c, plan.cores.length, plan.firstAudioMs);
-      return { voice: v.name, layout, name: layoutName(layout), search: new CapacitySearch({ predicted: p.streams, predictedInBound: p.inBound, cap, inBoundImpossible: p.inBoundImpossible }), memoryCap, givenUp: [] };
+      return {
+        voice: v.name,
+        layout,
+        name: layoutName(layout),
+        search: new CapacitySearch({
+          predicted: p.streams,
+          predictedInBound: p.inBound,
+          cap,
+          inBoundImpossible: p.inBoundImpossible,
+        }),
+        memoryCap,
+        givenUp: [],
+      };
     });
   });
 }
@@ -53,13 +66,17 @@ export function quotaOf(plan: CapacityPlan, s: Sweep): (k: number) => number {
 }
 
 // A whole trial with no gap heard but behind pace counts as failed: a longer session would hear the gap.
-export const outcomeOf = (t: TrialRecord): KOutcome => ({ gapFree: t.sans_trou === null ? null : t.tenu, inBound: t.dans_la_borne });
+export const outcomeOf = (t: TrialRecord): KOutcome => ({
+  gapFree: t.sans_trou === null ? null : t.tenu,
+  inBound: t.dans_la_borne,
+});
 
 /** One step: the trial, and up to two more when a control failed; the search learns what counted. */
-async function runStep(plan: CapacityPlan, s: Sweep, step: Step, round: number, ctx: SweepContext, c: Calibration, seen: TrialBook, pool: ServingPool): Promise<TrialRecord[]> {
+async function runStep(turn: Turn, step: Step, pool: ServingPool): Promise<TrialRecord[]> {
+  const { s } = turn;
   const out: TrialRecord[] = [];
   for (let retry = 0; retry <= 2; retry += 1) {
-    const t = await runOneTrial(plan, s, step, round, retry, ctx, c, seen, pool);
+    const t = await runOneTrial(turn, step, retry, pool);
     if (!t) return out;
     out.push(t);
     if (t.etat === 'failed' || t.etat === 'timed-out') {
@@ -71,7 +88,9 @@ async function runStep(plan: CapacityPlan, s: Sweep, step: Step, round: number, 
       return out;
     }
   }
-  const failed = out.flatMap((t) => t.controles.filter((x) => !x.held).map((x) => `${x.name} ${x.measured ?? '?'} ${x.unit}`));
+  const failed = out.flatMap((t) =>
+    t.controles.filter((x) => !x.held).map((x) => `${x.name} ${x.measured ?? '?'} ${x.unit}`),
+  );
   s.givenUp.push({ k: step.k, purpose: step.purpose, why: [...new Set(failed)].join(', ') });
   // Never claimed: for (a) it counts as failed; a first-audio trial says nothing of gaps.
   s.search.record(step.k, { gapFree: step.purpose === 'sans_trou' ? false : null, inBound: false });
@@ -79,7 +98,8 @@ async function runStep(plan: CapacityPlan, s: Sweep, step: Step, round: number, 
 }
 
 /** The search of one sweep, from where it is, until both edges are found. */
-async function search(plan: CapacityPlan, s: Sweep, round: number, ctx: SweepContext, c: Calibration, seen: TrialBook, trials: TrialRecord[], pool: ServingPool): Promise<void> {
+async function search(turn: Turn, trials: TrialRecord[], pool: ServingPool): Promise<void> {
+  const { s, round } = turn;
   let steps = 0;
   for (let step = s.search.next(); step && !s.error; step = s.search.next()) {
     // Bisection over 1..cap needs a few dozen steps at most: more means the outcomes never settle.
@@ -87,12 +107,13 @@ async function search(plan: CapacityPlan, s: Sweep, round: number, ctx: SweepCon
       s.error = `the search did not settle within ${MAX_SEARCH_STEPS} trials in round ${round}`;
       return;
     }
-    trials.push(...(await runStep(plan, s, step, round, ctx, c, seen, pool)));
+    trials.push(...(await runStep(turn, step, pool)));
   }
 }
 
 /** One layout's turn in a round: its edges again (later rounds), then the search wherever they moved. */
-async function turn(plan: CapacityPlan, s: Sweep, round: number, ctx: SweepContext, c: Calibration, seen: TrialBook, trials: TrialRecord[]): Promise<void> {
+async function runTurn(turn: Turn, trials: TrialRecord[]): Promise<void> {
+  const { plan, s, round, ctx } = turn;
   const pool = poolFor(plan, s, ctx);
   try {
     if (round > 1) {
@@ -101,10 +122,10 @@ async function turn(plan: CapacityPlan, s: Sweep, round: number, ctx: SweepConte
       const left = Math.max(1, plan.rounds - round + 1);
       for (const step of s.search.missing(quota)) {
         const times = Math.max(1, Math.ceil((quota(step.k) - s.search.count(step.k, step.purpose)) / left));
-        for (let n = 0; n < times && !s.error; n += 1) trials.push(...(await runStep(plan, s, step, round, ctx, c, seen, pool)));
+        for (let n = 0; n < times && !s.error; n += 1) trials.push(...(await runStep(turn, step, pool)));
       }
     }
-    await search(plan, s, round, ctx, c, seen, trials, pool);
+    await search(turn, trials, pool);
   } finally {
     await pool.close();
   }
@@ -112,11 +133,23 @@ async function turn(plan: CapacityPlan, s: Sweep, round: number, ctx: SweepConte
 
 /** Trials the short sweeps' edges still lack (each edge K's quota less what it has). */
 function missingTrials(plan: CapacityPlan, short: Sweep[]): number {
-  return short.reduce((n, s) => n + s.search.missing(quotaOf(plan, s)).reduce((m, step) => m + Math.max(1, quotaOf(plan, s)(step.k) - s.search.count(step.k, step.purpose)), 0), 0);
+  return short.reduce(
+    (n, s) =>
+      n +
+      s.search
+        .missing(quotaOf(plan, s))
+        .reduce((m, step) => m + Math.max(1, quotaOf(plan, s)(step.k) - s.search.count(step.k, step.purpose)), 0),
+    0,
+  );
 }
 
 /** Every round; returns every trial, in the order run (held ones from a resumed run included). */
-export async function runSweeps(plan: CapacityPlan, sweeps: Sweep[], calibrations: Map<string, Calibration>, ctx: SweepContext): Promise<TrialRecord[]> {
+export async function runSweeps(
+  plan: CapacityPlan,
+  sweeps: Sweep[],
+  calibrations: Map<string, Calibration>,
+  ctx: SweepContext,
+): Promise<TrialRecord[]> {
   const trials: TrialRecord[] = [];
   const seen: TrialBook = { byStep: new Map(), index: 0 };
   const live = (s: Sweep): boolean => s.search.cap > 0 && !s.error;
@@ -135,9 +168,11 @@ export async function runSweeps(plan: CapacityPlan, sweeps: Sweep[], calibration
     for (const i of roundOrder(sweeps.length, plan.seed, round)) {
       const s = sweeps[i] as Sweep;
       if (!live(s)) continue;
-      await turn(plan, s, round, ctx, calibrations.get(s.voice) as Calibration, seen, trials);
+      await runTurn({ plan, s, round, ctx, c: calibrations.get(s.voice) as Calibration, book: seen }, trials);
     }
   }
-  for (const s of sweeps) if (live(s) && s.search.missing(quotaOf(plan, s)).length > 0) s.short = `its edge kept moving through ${plan.rounds + EXTRA_ROUNDS} rounds`;
+  for (const s of sweeps)
+    if (live(s) && s.search.missing(quotaOf(plan, s)).length > 0)
+      s.short = `its edge kept moving through ${plan.rounds + EXTRA_ROUNDS} rounds`;
   return trials;
 }

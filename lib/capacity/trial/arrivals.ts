@@ -9,7 +9,8 @@ export const ARRIVAL_PATTERNS: readonly ArrivalPattern[] = ['together', 'stagger
  * one mean sentence (the default); or a Poisson process with the same mean rate, seeded.
  */
 export function arrivalOffsetsMs(pattern: ArrivalPattern, k: number, meanSentenceMs: number, seed: number): number[] {
-  if (!Number.isInteger(k) || k < 1) throw new PiperParallelError('USAGE', `the number of listeners must be a whole number >= 1, got ${k}`);
+  if (!Number.isInteger(k) || k < 1)
+    throw new PiperParallelError('USAGE', `the number of listeners must be a whole number >= 1, got ${k}`);
   if (pattern === 'together') return Array.from({ length: k }, () => 0);
   const spacing = meanSentenceMs / k;
   if (pattern === 'staggered') return Array.from({ length: k }, (_, i) => i * spacing);

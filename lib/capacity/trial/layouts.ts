@@ -35,6 +35,7 @@ export function defaultLayouts(cores: number, isolation: Condition['isolation'] 
 export function layoutName(l: Layout): string {
   const unit = l.isolation === 'thread' ? 'thread worker' : 'process';
   const units = l.isolation === 'thread' ? 'thread workers' : 'processes';
-  const who = l.workers === 'K' ? `one ${unit} per stream` : l.workers === 1 ? `1 ${unit}` : `pool of ${l.workers} ${units}`;
+  const who =
+    l.workers === 'K' ? `one ${unit} per stream` : l.workers === 1 ? `1 ${unit}` : `pool of ${l.workers} ${units}`;
   return `${who} x ${l.threads} thread${l.threads > 1 ? 's' : ''}, ${l.pinned ? 'pinned' : 'free'}`;
 }

@@ -27,7 +27,10 @@ export class SentenceQueue {
   private seq = 0;
 
   /** `estimatedAudioSeconds[j]`: how long sentence j plays, as measured before the trial. */
-  constructor(readonly policy: QueuePolicy, private readonly estimatedAudioSeconds: readonly number[]) {}
+  constructor(
+    readonly policy: QueuePolicy,
+    private readonly estimatedAudioSeconds: readonly number[],
+  ) {}
 
   get size(): number {
     return this.waiting.length;
@@ -35,7 +38,8 @@ export class SentenceQueue {
 
   arrive(stream: number, arrivalMs: number): void {
     this.listeners.set(stream, { arrivalMs, firstPlayMs: undefined, audioSeconds: [...this.estimatedAudioSeconds] });
-    for (let sentence = 0; sentence < this.estimatedAudioSeconds.length; sentence += 1) this.waiting.push({ stream, sentence, seq: this.seq++ });
+    for (let sentence = 0; sentence < this.estimatedAudioSeconds.length; sentence += 1)
+      this.waiting.push({ stream, sentence, seq: this.seq++ });
   }
 
   /** A sentence is ready: its real length replaces the estimate, and the first one starts the listener's playback. */

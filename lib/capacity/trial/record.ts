@@ -109,7 +109,12 @@ export function trialRecord(r: TrialResult, c: TrialContext): TrialRecord {
       trous: s.gaps,
       trous_s: s.gapSeconds,
       pire_trou_s: s.worstGapSeconds,
-      phrases: s.sentences.map((p) => ({ pret_ms: p.readyMs, joue_ms: p.playMs, fin_ms: p.endMs, audio_s: p.audioSeconds })),
+      phrases: s.sentences.map((p) => ({
+        pret_ms: p.readyMs,
+        joue_ms: p.playMs,
+        fin_ms: p.endMs,
+        audio_s: p.audioSeconds,
+      })),
     })),
     controles: controls,
     controle_tenu: ended && controls.every((x) => x.held),

@@ -26,12 +26,15 @@ export function realTimers(spinMs: number): RealTimers {
     real: true,
     now: monotonicMs,
     at: (ms, fn) => {
-      const t = setTimeout(() => {
-        while (monotonicMs() < ms) {
-          // Spin the last moment: an arrival must be on time (the arrivals control allows 5 ms).
-        }
-        fn();
-      }, Math.max(0, ms - monotonicMs() - spinMs));
+      const t = setTimeout(
+        () => {
+          while (monotonicMs() < ms) {
+            // Spin the last moment: an arrival must be on time (the arrivals control allows 5 ms).
+          }
+          fn();
+        },
+        Math.max(0, ms - monotonicMs() - spinMs),
+      );
       return () => clearTimeout(t);
     },
   };

@@ -102,7 +102,10 @@ class Trial {
   private readonly queue: SentenceQueue;
   private readonly arrivals: Arrival[];
   private readonly ready: Array<Array<DoneMessage | undefined>>;
-  private readonly inFlight = new Map<number, { stream: number; sentence: number; worker: number; dispatchMs: number }>();
+  private readonly inFlight = new Map<
+    number,
+    { stream: number; sentence: number; worker: number; dispatchMs: number }
+  >();
   private readonly idle: number[];
   private readonly jobs: JobRecord[] = [];
   private readonly rss: Array<number | null>;
@@ -116,7 +119,10 @@ class Trial {
   private draining: ((worker: number, m: WorkerMessage) => void) | undefined;
   private readonly onAbort = (): void => this.finish('aborted', 'interrupted');
 
-  constructor(private readonly p: TrialParams, private readonly resolve: (r: TrialResult) => void) {
+  constructor(
+    private readonly p: TrialParams,
+    private readonly resolve: (r: TrialResult) => void,
+  ) {
     this.startMs = p.timers.now() + (p.leadMs ?? 50);
     this.queue = new SentenceQueue(p.policy, p.estimatedAudioSeconds);
     this.arrivals = p.offsetsMs.map((o) => ({ plannedMs: this.startMs + o, actualMs: Number.NaN, due: false }));
@@ -131,7 +137,11 @@ class Trial {
     this.unsubscribe = p.workers.listen((worker, m) => this.onMessage(worker, m));
     p.signal?.addEventListener('abort', this.onAbort, { once: true });
     if (p.signal?.aborted) return this.finish('aborted', 'interrupted');
-    this.cancels.push(p.timers.at(this.startMs + p.timeoutMs, () => this.finish('timed-out', `the trial did not finish within ${Math.round(p.timeoutMs / 1000)} s`)));
+    this.cancels.push(
+      p.timers.at(this.startMs + p.timeoutMs, () =>
+        this.finish('timed-out', `the trial did not finish within ${Math.round(p.timeoutMs / 1000)} s`),
+      ),
+    );
     // Listeners due at the same instant arrive together: all are queued before any is served.
     for (const plannedMs of [...new Set(this.arrivals.map((a) => a.plannedMs))]) {
       this.cancels.push(p.timers.at(plannedMs, () => this.arrive(plannedMs)));
@@ -149,7 +159,7 @@ class Trial {
   }
 
   private dispatch(): void {
-    for (let i = 0; i < this.idle.length && !this.finished; ) {
+    for (let i = 0; i < this.idle.length && !this.finished;) {
       const worker = this.idle[i] as number;
       const job = this.queue.take(this.p.dedicated ? worker : undefined, this.p.timers.now());
       if (!job) {
@@ -174,14 +184,19 @@ class Trial {
 
   private onDone(worker: number, m: DoneMessage): void {
     const job = this.inFlight.get(m.id);
-    if (!job || job.worker !== worker) return this.finish('failed', `worker ${worker} reported job ${m.id}, which it was not given`);
+    if (!job || job.worker !== worker)
+      return this.finish('failed', `worker ${worker} reported job ${m.id}, which it was not given`);
     this.inFlight.delete(m.id);
     const row = this.ready[job.stream];
     if (row) row[job.sentence] = m;
     this.jobs.push({ ...job, startMs: m.startMs, endMs: m.endMs, audioSeconds: m.audioSeconds });
     if (m.peakRssBytes !== undefined) this.rss[worker] = Math.max(this.rss[worker] ?? 0, m.peakRssBytes);
     const f = this.faults[worker];
-    if (f !== undefined) this.faults[worker] = f === null || m.majorFaults === undefined || m.majorFaultsBefore === undefined ? null : f + Math.max(0, m.majorFaults - m.majorFaultsBefore);
+    if (f !== undefined)
+      this.faults[worker] =
+        f === null || m.majorFaults === undefined || m.majorFaultsBefore === undefined
+          ? null
+          : f + Math.max(0, m.majorFaults - m.majorFaultsBefore);
     this.queue.ready(job.stream, job.sentence, m.endMs, m.audioSeconds);
     this.idle.push(worker);
     const why = this.stopReason(job.stream, job.sentence);
@@ -200,7 +215,9 @@ class Trial {
     const first = (this.ready[stream]?.[0]?.endMs ?? Number.NaN) - (this.arrivals[stream]?.actualMs ?? Number.NaN);
     if (first > limit) return `listener ${stream} waited ${Math.round(first)} ms for its first audio, over ${limit} ms`;
     const known = this.ready.every((row) => row[0] !== undefined);
-    return known && this.jobs.length < this.arrivals.length * this.p.estimatedAudioSeconds.length ? 'every listener has its first audio' : undefined;
+    return known && this.jobs.length < this.arrivals.length * this.p.estimatedAudioSeconds.length
+      ? 'every listener has its first audio'
+      : undefined;
   }
 
   /** A gap among the listener's sentences ready so far, in order. */
@@ -208,7 +225,12 @@ class Trial {
     const row = this.ready[stream] ?? [];
     const upTo = row.findIndex((d) => d === undefined);
     const known = (upTo < 0 ? row : row.slice(0, upTo)) as DoneMessage[];
-    return playback(this.arrivals[stream]?.actualMs ?? 0, known.map((d) => ({ readyMs: d.endMs, audioSeconds: d.audioSeconds }))).gaps > 0;
+    return (
+      playback(
+        this.arrivals[stream]?.actualMs ?? 0,
+        known.map((d) => ({ readyMs: d.endMs, audioSeconds: d.audioSeconds })),
+      ).gaps > 0
+    );
   }
 
   private finish(state: TrialResult['state'], message?: string): void {
@@ -241,10 +263,19 @@ class Trial {
   private result(state: TrialResult['state'], message?: string): TrialResult {
     const endMs = this.p.timers.now();
     for (const a of this.arrivals) a.due = a.plannedMs <= endMs;
-    const streams = this.arrivals.map((a, s) => playback(a.actualMs, (this.ready[s] ?? []).flatMap((d) => (d ? [{ readyMs: d.endMs, audioSeconds: d.audioSeconds }] : []))));
+    const streams = this.arrivals.map((a, s) =>
+      playback(
+        a.actualMs,
+        (this.ready[s] ?? []).flatMap((d) => (d ? [{ readyMs: d.endMs, audioSeconds: d.audioSeconds }] : [])),
+      ),
+    );
     const arrived = this.arrivals.flatMap((a, s) => (Number.isFinite(a.actualMs) ? [s] : []));
     // A listener still waiting has waited at least this long: leaving it out would flatter the trial.
-    const waits = arrived.map((s) => ((streams[s]?.sentences.length ?? 0) > 0 ? (streams[s]?.firstAudioMs as number) : endMs - (this.arrivals[s]?.actualMs as number)));
+    const waits = arrived.map((s) =>
+      (streams[s]?.sentences.length ?? 0) > 0
+        ? (streams[s]?.firstAudioMs as number)
+        : endMs - (this.arrivals[s]?.actualMs as number),
+    );
     return {
       state,
       ...(message ? { message } : {}),
@@ -253,7 +284,12 @@ class Trial {
       arrivals: this.arrivals,
       streams,
       jobs: this.jobs,
-      worstLatenessMs: Math.max(0, ...this.arrivals.filter((a) => a.due).map((a) => (Number.isFinite(a.actualMs) ? a.actualMs : endMs) - a.plannedMs)),
+      worstLatenessMs: Math.max(
+        0,
+        ...this.arrivals
+          .filter((a) => a.due)
+          .map((a) => (Number.isFinite(a.actualMs) ? a.actualMs : endMs) - a.plannedMs),
+      ),
       firstAudioP95Ms: percentile(waits, 95),
       gaps: streams.reduce((n, x) => n + x.gaps, 0),
       streamsWithGaps: streams.filter((x) => x.gaps > 0).length,

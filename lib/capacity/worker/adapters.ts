@@ -7,6 +7,12 @@ import type { WorkerAdapter } from '../../workers/worker.js';
 const PROCESS_ENTRY = fileURLToPath(new URL('./capacity-process.js', import.meta.url));
 const THREAD_ENTRY = fileURLToPath(new URL('./capacity-thread.js', import.meta.url));
 
-export function capacityAdapters(given: { process?: WorkerAdapter; thread?: WorkerAdapter } = {}): { process: WorkerAdapter; thread: WorkerAdapter } {
-  return { process: given.process ?? new ProcessAdapter({ entry: PROCESS_ENTRY }), thread: given.thread ?? new ThreadAdapter({ entry: THREAD_ENTRY }) };
+export function capacityAdapters(given: { process?: WorkerAdapter; thread?: WorkerAdapter } = {}): {
+  process: WorkerAdapter;
+  thread: WorkerAdapter;
+} {
+  return {
+    process: given.process ?? new ProcessAdapter({ entry: PROCESS_ENTRY }),
+    thread: given.thread ?? new ThreadAdapter({ entry: THREAD_ENTRY }),
+  };
 }

@@ -6,7 +6,15 @@ import { failureMessage } from '../../workers/failure.js';
 
 const { inbox, send } = processChannel();
 try {
-  await serveCapacity({ send, next: () => inbox.next(), createSession: (create) => create(), cores: () => allowedCores('/proc/self/status') }, await inbox.next());
+  await serveCapacity(
+    {
+      send,
+      next: () => inbox.next(),
+      createSession: (create) => create(),
+      cores: () => allowedCores('/proc/self/status'),
+    },
+    await inbox.next(),
+  );
 } catch (err) {
   send(failureMessage(err));
   process.exitCode = 1;

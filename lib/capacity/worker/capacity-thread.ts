@@ -13,10 +13,22 @@ export default async function capacityThread(task: ThreadTask): Promise<'done' |
   const { inbox, send } = portChannel(port);
   try {
     if (task.core !== null) {
-      if (!task.taskset) throw new PiperParallelError('AFFINITY', 'affinity was requested but util-linux taskset is not installed; install util-linux or use a free layout');
+      if (!task.taskset)
+        throw new PiperParallelError(
+          'AFFINITY',
+          'affinity was requested but util-linux taskset is not installed; install util-linux or use a free layout',
+        );
       execFileSync(task.taskset, ['-p', '-c', String(task.core), String(currentTid())], { stdio: 'ignore' });
     }
-    await serveCapacity({ send, next: () => inbox.next(), createSession: (create) => create(), cores: () => allowedCores('/proc/thread-self/status') }, await inbox.next());
+    await serveCapacity(
+      {
+        send,
+        next: () => inbox.next(),
+        createSession: (create) => create(),
+        cores: () => allowedCores('/proc/thread-self/status'),
+      },
+      await inbox.next(),
+    );
     return 'done';
   } catch (err) {
     send(failureMessage(err));

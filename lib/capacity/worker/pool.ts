@@ -49,7 +49,16 @@ export class ServingPool implements TrialWorkers {
   private start(rang: number): { worker: StreamWorker; loaded: Promise<void> } {
     const worker = this.o.adapter.spawn({ rang, core: this.o.coreOf(rang) });
     const loaded = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new PiperParallelError('TIMEOUT', `capacity worker ${rang} did not load within ${Math.round(this.o.loadMs / 1000)} s`)), this.o.loadMs);
+      const timer = setTimeout(
+        () =>
+          reject(
+            new PiperParallelError(
+              'TIMEOUT',
+              `capacity worker ${rang} did not load within ${Math.round(this.o.loadMs / 1000)} s`,
+            ),
+          ),
+        this.o.loadMs,
+      );
       worker.onMessage((m) => {
         if (m.type === 'loaded') {
           clearTimeout(timer);
@@ -110,9 +119,10 @@ export class ServingPool implements TrialWorkers {
       send: (worker, job) => {
         if (worker < n) this.send(worker, job);
       },
-      listen: (fn) => this.listen((worker, m) => {
-        if (worker < n || m.type === 'failed') fn(worker, m);
-      }),
+      listen: (fn) =>
+        this.listen((worker, m) => {
+          if (worker < n || m.type === 'failed') fn(worker, m);
+        }),
     };
   }
 

@@ -23,8 +23,15 @@ export interface ServeHost {
 
 export async function serveCapacity(host: ServeHost, first: ReceivedParentMessage): Promise<void> {
   const init = InitMessageSchema.parse(first);
-  if (init.engine.kind !== 'onnxruntime' || init.engine.scope !== 'model') throw new PiperParallelError('USAGE', 'capacity runs onnxruntime-node at scope model only');
-  const voice: VoiceInfo = { ...init.voice, configPath: `${init.voice.onnxPath}.json`, sizeBytes: 0, sha256: '', synthetic: init.voice.config.synthetic !== undefined };
+  if (init.engine.kind !== 'onnxruntime' || init.engine.scope !== 'model')
+    throw new PiperParallelError('USAGE', 'capacity runs onnxruntime-node at scope model only');
+  const voice: VoiceInfo = {
+    ...init.voice,
+    configPath: `${init.voice.onnxPath}.json`,
+    sizeBytes: 0,
+    sha256: '',
+    synthetic: init.voice.config.synthetic !== undefined,
+  };
   // Below the parent, which stands for the arriving listeners and must keep their time; set before the
   // session exists so onnxruntime's threads inherit it. Every worker gets the same, so layouts compare.
   try {
@@ -35,20 +42,47 @@ export async function serveCapacity(host: ServeHost, first: ReceivedParentMessag
   const t0 = monotonicMs();
   const synth = await host.createSession(() => Synthesizer.create(voice, { threads: init.threads }));
   const feeds = synth.feedsFor(init.prepared);
-  if (feeds.length === 0) throw new PiperParallelError('TEXT', 'the text phonemizes to nothing; give sentences with words in the voice\'s language');
+  if (feeds.length === 0)
+    throw new PiperParallelError(
+      'TEXT',
+      "the text phonemizes to nothing; give sentences with words in the voice's language",
+    );
   for (let i = 0; i < init.warmup; i += 1) await synth.synthesize(feeds.slice(0, 1));
-  host.send({ type: 'loaded', pid: process.pid, cores: host.cores(), loadSeconds: (monotonicMs() - t0) / 1000, phonemizeSeconds: init.prepared.phonemizeSeconds, sentences: feeds.length, missingPhonemes: init.prepared.missingPhonemes });
+  host.send({
+    type: 'loaded',
+    pid: process.pid,
+    cores: host.cores(),
+    loadSeconds: (monotonicMs() - t0) / 1000,
+    phonemizeSeconds: init.prepared.phonemizeSeconds,
+    sentences: feeds.length,
+    missingPhonemes: init.prepared.missingPhonemes,
+  });
   for (;;) {
     const m = await host.next();
     if (m.type !== 'job') throw new PiperParallelError('WORKER', `a capacity worker expected a job, got "${m.type}"`);
     const feed = feeds[m.sentence];
-    if (!feed) throw new PiperParallelError('WORKER', `job ${m.id} asks for sentence ${m.sentence}; the text has ${feeds.length}`);
+    if (!feed)
+      throw new PiperParallelError(
+        'WORKER',
+        `job ${m.id} asks for sentence ${m.sentence}; the text has ${feeds.length}`,
+      );
     const faultsBefore = readOwnMajorFaults();
     const startMs = monotonicMs();
     const r = await synth.synthesize([feed]);
     const endMs = monotonicMs();
     const rss = readOwnPeakRss();
     const faults = readOwnMajorFaults();
-    host.send({ type: 'done', id: m.id, sentence: m.sentence, startMs, endMs, audioSeconds: r.audioSeconds, ...(rss !== undefined ? { peakRssBytes: rss } : {}), ...(faults !== undefined && faultsBefore !== undefined ? { majorFaultsBefore: faultsBefore, majorFaults: faults } : {}) });
+    host.send({
+      type: 'done',
+      id: m.id,
+      sentence: m.sentence,
+      startMs,
+      endMs,
+      audioSeconds: r.audioSeconds,
+      ...(rss !== undefined ? { peakRssBytes: rss } : {}),
+      ...(faults !== undefined && faultsBefore !== undefined
+        ? { majorFaultsBefore: faultsBefore, majorFaults: faults }
+        : {}),
+    });
   }
 }

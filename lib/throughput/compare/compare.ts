@@ -2,6 +2,8 @@ import { studentQuantile } from '../../measure/student.js';
 import { num } from '../report/format.js';
 import { toComparable, type ComparableArm, type ComparablePair, type ComparableRun } from './read.js';
 
+const change = (pct: number | null): string => (pct === null ? '-' : `${pct > 0 ? '+' : ''}${pct.toFixed(1)}%`);
+
 /** One layout ratio in both runs, B's turned to read A over B the same way round as A's. */
 export interface RatioRow {
   voice: string;
@@ -14,7 +16,17 @@ export interface RatioRow {
   contradiction: boolean;
 }
 
-export type MetricVerdict = 'FASTER' | 'SLOWER' | 'HIGHER' | 'LOWER' | 'SAME' | 'NOISY' | 'INCOMPARABLE' | 'CONTROLS FAILED' | 'ONLY IN A' | 'ONLY IN B';
+export type MetricVerdict =
+  | 'FASTER'
+  | 'SLOWER'
+  | 'HIGHER'
+  | 'LOWER'
+  | 'SAME'
+  | 'NOISY'
+  | 'INCOMPARABLE'
+  | 'CONTROLS FAILED'
+  | 'ONLY IN A'
+  | 'ONLY IN B';
 
 export interface MetricRow {
   arm: string;
@@ -45,17 +57,38 @@ export interface Comparison {
   ratios: RatioRow[];
 }
 
-const invert = (p: ComparablePair): RatioRow['inB'] => ({ ratio: p.ratio === null ? null : 1 / p.ratio, interval: p.interval ? [1 / p.interval[1], 1 / p.interval[0]] : null, resolved: p.resolved });
+const invert = (p: ComparablePair): RatioRow['inB'] => ({
+  ratio: p.ratio === null ? null : 1 / p.ratio,
+  interval: p.interval ? [1 / p.interval[1], 1 / p.interval[0]] : null,
+  resolved: p.resolved,
+});
 
 /** The layout ratios of A with the same pair in B (in either order), contradictions first. */
 export function ratioRows(a: ComparableRun, b: ComparableRun): RatioRow[] {
   const rows = a.pairs.flatMap((p): RatioRow[] => {
     const same = b.pairs.find((q) => q.voice === p.voice && q.k === p.k && q.a === p.a && q.b === p.b);
-    const reversed = same ? undefined : b.pairs.find((q) => q.voice === p.voice && q.k === p.k && q.a === p.b && q.b === p.a);
-    const inB = same ? { ratio: same.ratio, interval: same.interval, resolved: same.resolved } : reversed ? invert(reversed) : undefined;
+    const reversed = same
+      ? undefined
+      : b.pairs.find((q) => q.voice === p.voice && q.k === p.k && q.a === p.b && q.b === p.a);
+    const inB = same
+      ? { ratio: same.ratio, interval: same.interval, resolved: same.resolved }
+      : reversed
+        ? invert(reversed)
+        : undefined;
     if (!inB) return [];
-    const contradiction = p.resolved && inB.resolved && p.ratio !== null && inB.ratio !== null && p.ratio > 1 !== inB.ratio > 1;
-    return [{ voice: p.voice, k: p.k, a: p.a, b: p.b, inA: { ratio: p.ratio, interval: p.interval, resolved: p.resolved }, inB, contradiction }];
+    const contradiction =
+      p.resolved && inB.resolved && p.ratio !== null && inB.ratio !== null && p.ratio > 1 !== inB.ratio > 1;
+    return [
+      {
+        voice: p.voice,
+        k: p.k,
+        a: p.a,
+        b: p.b,
+        inA: { ratio: p.ratio, interval: p.interval, resolved: p.resolved },
+        inB,
+        contradiction,
+      },
+    ];
   });
   return [...rows.filter((r) => r.contradiction), ...rows.filter((r) => !r.contradiction)];
 }
@@ -82,9 +115,27 @@ function workloadDifferences(a: ComparableRun, b: ComparableRun): string[] {
 }
 
 const METRICS = [
-  { metric: 'aggregate', of: (x: ComparableArm) => x.aggregate, rounds: (x: ComparableArm) => x.rounds?.aggregate, throughput: true, meaning: (x: ComparableArm) => x.aggregateMeaning },
-  { metric: 'per_stream', of: (x: ComparableArm) => x.perStream, rounds: (x: ComparableArm) => x.rounds?.perStream, throughput: true, meaning: () => 'same' },
-  { metric: 'cpu_percent', of: (x: ComparableArm) => x.cpuPercent, rounds: () => undefined, throughput: false, meaning: () => 'same' },
+  {
+    metric: 'aggregate',
+    of: (x: ComparableArm) => x.aggregate,
+    rounds: (x: ComparableArm) => x.rounds?.aggregate,
+    throughput: true,
+    meaning: (x: ComparableArm) => x.aggregateMeaning,
+  },
+  {
+    metric: 'per_stream',
+    of: (x: ComparableArm) => x.perStream,
+    rounds: (x: ComparableArm) => x.rounds?.perStream,
+    throughput: true,
+    meaning: () => 'same',
+  },
+  {
+    metric: 'cpu_percent',
+    of: (x: ComparableArm) => x.cpuPercent,
+    rounds: () => undefined,
+    throughput: false,
+    meaning: () => 'same',
+  },
 ] as const;
 
 /**
@@ -96,7 +147,11 @@ export function welchRatio(a: readonly number[], b: readonly number[]): [number,
   const stats = (v: readonly number[]) => {
     const logs = v.map(Math.log);
     const mean = logs.reduce((s, x) => s + x, 0) / logs.length;
-    return { mean, varOfMean: logs.reduce((s, x) => s + (x - mean) ** 2, 0) / (logs.length - 1) / logs.length, n: logs.length };
+    return {
+      mean,
+      varOfMean: logs.reduce((s, x) => s + (x - mean) ** 2, 0) / (logs.length - 1) / logs.length,
+      n: logs.length,
+    };
   };
   const x = stats(a);
   const y = stats(b);
@@ -128,7 +183,10 @@ const tooSpread = (s: number | null, tol: number): boolean => s === null || s * 
  * Arms of A and B paired by identity; an arm left alone in each run with the same layout on
  * another engine or scope is paired with it, to be called INCOMPARABLE rather than missing.
  */
-function matchArms(as: readonly ComparableArm[], bs: readonly ComparableArm[]): Array<{ key: string; x?: ComparableArm; y?: ComparableArm; engines?: string }> {
+function matchArms(
+  as: readonly ComparableArm[],
+  bs: readonly ComparableArm[],
+): Array<{ key: string; x?: ComparableArm; y?: ComparableArm; engines?: string }> {
   const out: Array<{ key: string; x?: ComparableArm; y?: ComparableArm; engines?: string }> = [];
   const lonelyB = bs.filter((y) => !as.some((x) => x.key === y.key));
   for (const x of as) {
@@ -143,7 +201,12 @@ function matchArms(as: readonly ComparableArm[], bs: readonly ComparableArm[]): 
       continue;
     }
     lonelyB.splice(lonelyB.indexOf(other), 1);
-    out.push({ key: `${x.layout} [A: ${x.engine}; B: ${other.engine}]`, x, y: other, engines: `engine and scope differ (A: ${x.engine}; B: ${other.engine}): different work is timed` });
+    out.push({
+      key: `${x.layout} [A: ${x.engine}; B: ${other.engine}]`,
+      x,
+      y: other,
+      engines: `engine and scope differ (A: ${x.engine}; B: ${other.engine}): different work is timed`,
+    });
   }
   for (const y of lonelyB) out.push({ key: y.key, y });
   return out;
@@ -157,11 +220,26 @@ function isComparable(x: unknown): x is ComparableRun {
  * Pair arms by voice, K, T, affinity and isolation and give each metric a verdict. Takes two
  * archives as objects (either tool's, as parsed from JSON) or as read by readComparable.
  */
-export function compareArchives(first: ComparableRun | unknown, second: ComparableRun | unknown, options: CompareOptions = {}): Comparison {
+export function compareArchives(
+  first: ComparableRun | unknown,
+  second: ComparableRun | unknown,
+  options: CompareOptions = {},
+): Comparison {
   const a = isComparable(first) ? first : toComparable(first, 'A');
   const b = isComparable(second) ? second : toComparable(second, 'B');
   const tol = options.tolerancePercent ?? 5;
-  const result: Comparison = { a: a.file, b: b.file, tolerancePercent: tol, refused: null, forced: [], workloadDiffers: [], rows: [], regression: false, comparedArms: 0, ratios: [] };
+  const result: Comparison = {
+    a: a.file,
+    b: b.file,
+    tolerancePercent: tol,
+    refused: null,
+    forced: [],
+    workloadDiffers: [],
+    rows: [],
+    regression: false,
+    comparedArms: 0,
+    ratios: [],
+  };
   const obstacles: string[] = [];
   if (a.tool !== b.tool) obstacles.push(`different tools (A by ${a.tool}, B by ${b.tool})`);
   else if (a.machine !== b.machine) obstacles.push(`different machines (A: ${a.machine}; B: ${b.machine})`);
@@ -179,15 +257,29 @@ export function compareArchives(first: ComparableRun | unknown, second: Comparab
       const va = x ? m.of(x) : null;
       const vb = y ? m.of(y) : null;
       const change = va !== null && vb !== null && va !== 0 ? ((vb - va) / va) * 100 : null;
-      const row = (verdict: MetricVerdict, why: string): MetricRow => ({ arm: key, metric: m.metric, a: va, b: vb, changePercent: change, verdict, why });
+      const row = (verdict: MetricVerdict, why: string): MetricRow => ({
+        arm: key,
+        metric: m.metric,
+        a: va,
+        b: vb,
+        changePercent: change,
+        verdict,
+        why,
+      });
       if (!x || !y) {
         result.rows.push(row(x ? 'ONLY IN A' : 'ONLY IN B', 'no such arm in the other run'));
         continue;
       }
       const armWorkload = [...result.workloadDiffers, ...(engines ? [engines] : [])];
-      if (x.voiceSha256 !== y.voiceSha256) armWorkload.push(x.voiceSha256 && y.voiceSha256 ? 'voice checksum differs' : 'voice checksum unknown');
+      if (x.voiceSha256 !== y.voiceSha256)
+        armWorkload.push(x.voiceSha256 && y.voiceSha256 ? 'voice checksum differs' : 'voice checksum unknown');
       if (!x.held || !y.held) {
-        result.rows.push(row('CONTROLS FAILED', `controls failed in ${!x.held && !y.held ? 'both runs' : !x.held ? 'A' : 'B'}; shown, not counted`));
+        result.rows.push(
+          row(
+            'CONTROLS FAILED',
+            `controls failed in ${!x.held && !y.held ? 'both runs' : !x.held ? 'A' : 'B'}; shown, not counted`,
+          ),
+        );
       } else if (armWorkload.length > 0) {
         result.rows.push(row('INCOMPARABLE', armWorkload.join('; ')));
       } else if (m.meaning(x) !== m.meaning(y)) {
@@ -197,11 +289,18 @@ export function compareArchives(first: ComparableRun | unknown, second: Comparab
       } else if (m.throughput && m.rounds(x) && m.rounds(y)) {
         // Both runs have rounds: the change is judged on them, never on two points alone.
         const interval = welchRatio(m.rounds(x) ?? [], m.rounds(y) ?? []);
-        const judged = interval ? throughputVerdict(interval, tol) : { verdict: 'NOISY' as const, why: 'fewer than 2 rounds in a run: no interval between rounds' };
+        const judged = interval
+          ? throughputVerdict(interval, tol)
+          : { verdict: 'NOISY' as const, why: 'fewer than 2 rounds in a run: no interval between rounds' };
         if (judged.verdict === 'SLOWER') result.regression = true;
         result.rows.push(row(judged.verdict, judged.why));
       } else if (m.throughput && (tooSpread(x.spread, tol) || tooSpread(y.spread, tol))) {
-        result.rows.push(row('NOISY', `own spread ${spreadText(x.spread)} / ${spreadText(y.spread)} is not within the ${tol}% tolerance`));
+        result.rows.push(
+          row(
+            'NOISY',
+            `own spread ${spreadText(x.spread)} / ${spreadText(y.spread)} is not within the ${tol}% tolerance`,
+          ),
+        );
       } else if (Math.abs(change) <= tol) {
         result.rows.push(row('SAME', `within ${tol}%`));
       } else if (m.throughput) {
@@ -209,22 +308,39 @@ export function compareArchives(first: ComparableRun | unknown, second: Comparab
         if (verdict === 'SLOWER') result.regression = true;
         result.rows.push(row(verdict, `${change > 0 ? '+' : ''}${change.toFixed(1)}%, beyond ${tol}%`));
       } else {
-        result.rows.push(row(change > 0 ? 'HIGHER' : 'LOWER', `${change > 0 ? '+' : ''}${change.toFixed(1)}%, beyond ${tol}% (CPU is not a regression by itself)`));
+        result.rows.push(
+          row(
+            change > 0 ? 'HIGHER' : 'LOWER',
+            `${change > 0 ? '+' : ''}${change.toFixed(1)}%, beyond ${tol}% (CPU is not a regression by itself)`,
+          ),
+        );
       }
     }
   }
-  result.comparedArms = new Set(result.rows.filter((r) => r.metric !== 'cpu_percent' && COUNTED.includes(r.verdict)).map((r) => r.arm)).size;
+  result.comparedArms = new Set(
+    result.rows.filter((r) => r.metric !== 'cpu_percent' && COUNTED.includes(r.verdict)).map((r) => r.arm),
+  ).size;
   return result;
 }
 
-const ratioText = (r: RatioRow['inA']): string => (r.ratio === null ? '-' : `${num(r.ratio, 3)}${r.interval ? ` [${num(r.interval[0], 3)}, ${num(r.interval[1], 3)}]` : ''}${r.resolved ? ' resolved' : ''}`);
+const ratioText = (r: RatioRow['inA']): string =>
+  r.ratio === null
+    ? '-'
+    : `${num(r.ratio, 3)}${r.interval ? ` [${num(r.interval[0], 3)}, ${num(r.interval[1], 3)}]` : ''}${r.resolved ? ' resolved' : ''}`;
 
 /** The layout ratios of both runs, contradictions first, as Markdown lines. */
 function ratioLines(c: Comparison): string[] {
   if (c.ratios.length === 0) return [];
-  const lines = c.ratios.filter((r) => r.contradiction).map((r) => `CONTRADICTION: ${r.voice}, K=${r.k}: ${r.a} over ${r.b} is ${ratioText(r.inA)} in A and ${ratioText(r.inB)} in B; the layout decision went one way in A and the other in B`);
+  const lines = c.ratios
+    .filter((r) => r.contradiction)
+    .map(
+      (r) =>
+        `CONTRADICTION: ${r.voice}, K=${r.k}: ${r.a} over ${r.b} is ${ratioText(r.inA)} in A and ${ratioText(r.inB)} ` +
+        `in B; the layout decision went one way in A and the other in B`,
+    );
   lines.push('', '| voice | K | A over B | in A | in B |', '| --- | --- | --- | --- | --- |');
-  for (const r of c.ratios) lines.push(`| ${r.voice} | ${r.k} | ${r.a} over ${r.b} | ${ratioText(r.inA)} | ${ratioText(r.inB)} |`);
+  for (const r of c.ratios)
+    lines.push(`| ${r.voice} | ${r.k} | ${r.a} over ${r.b} | ${ratioText(r.inA)} | ${ratioText(r.inB)} |`);
   return lines;
 }
 
@@ -238,16 +354,25 @@ export function comparisonMarkdown(c: Comparison): string {
   if (c.workloadDiffers.length > 0) lines.push(`workload differs: ${c.workloadDiffers.join('; ')}`);
   lines.push('', '| arm | metric | A | B | change | verdict | why |', '| --- | --- | --- | --- | --- | --- | --- |');
   for (const r of c.rows) {
-    lines.push(`| ${r.arm} | ${r.metric} | ${num(r.a)} | ${num(r.b)} | ${r.changePercent === null ? '-' : `${r.changePercent > 0 ? '+' : ''}${r.changePercent.toFixed(1)}%`} | ${r.verdict} | ${r.why} |`);
+    lines.push(
+      `| ${r.arm} | ${r.metric} | ${num(r.a)} | ${num(r.b)} | ${change(r.changePercent)} ` +
+        `| ${r.verdict} | ${r.why} |`,
+    );
   }
   const arms = new Set(c.rows.map((r) => r.arm)).size;
   const notCounted = arms - c.comparedArms;
-  const scope = `${c.comparedArms} of ${arms} arm(s) compared${notCounted > 0 ? `; ${notCounted} not counted (controls failed, incomparable, noisy or in one run only)` : ''}`;
+  const uncounted = `; ${notCounted} not counted (controls failed, incomparable, noisy or in one run only)`;
+  const scope = `${c.comparedArms} of ${arms} arm(s) compared${notCounted > 0 ? uncounted : ''}`;
   lines.push(...ratioLines(c).filter((l) => !l.startsWith('CONTRADICTION')));
   if (c.comparedArms === 0) {
     lines.push('', `NOTHING COMPARED: ${scope}; no conclusion, neither regression nor its absence`);
     return lines.join('\n');
   }
-  lines.push('', c.regression ? `REGRESSION: a throughput fell by more than ${c.tolerancePercent}% (${scope})` : `no regression beyond ${c.tolerancePercent}% (${scope})`);
+  lines.push(
+    '',
+    c.regression
+      ? `REGRESSION: a throughput fell by more than ${c.tolerancePercent}% (${scope})`
+      : `no regression beyond ${c.tolerancePercent}% (${scope})`,
+  );
   return lines.join('\n');
 }

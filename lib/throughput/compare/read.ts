@@ -87,8 +87,19 @@ const PythonArchiveSchema = z.looseObject({
 const V1Pass = z.looseObject({ passe: z.number(), audio_s: z.number(), debut_ms: z.number(), fin_ms: z.number() });
 const V1ArchiveSchema = z.looseObject({
   schema_version: z.literal(1),
-  machine_detail: z.looseObject({ architecture: z.string(), cpu: z.string(), coeurs_logiques: z.number(), memoire_octets: z.number(), coeurs_autorises: z.array(z.number()) }),
-  protocole: z.looseObject({ texte: z.looseObject({ sha256: z.string() }), passes_par_bras: z.number(), passes_echauffement: z.number(), session_onnxruntime: z.string().optional() }),
+  machine_detail: z.looseObject({
+    architecture: z.string(),
+    cpu: z.string(),
+    coeurs_logiques: z.number(),
+    memoire_octets: z.number(),
+    coeurs_autorises: z.array(z.number()),
+  }),
+  protocole: z.looseObject({
+    texte: z.looseObject({ sha256: z.string() }),
+    passes_par_bras: z.number(),
+    passes_echauffement: z.number(),
+    session_onnxruntime: z.string().optional(),
+  }),
   bras: z.array(
     z.looseObject({
       voix: z.string(),
@@ -113,14 +124,21 @@ export function armKey(a: Pick<ComparableArm, 'voice' | 'streams' | 'threads' | 
 export const DEFAULT_ENGINE = 'onnxruntime-node, model';
 
 /** The arm's identity: its layout, and its engine and scope where they are not the default. */
-function identify(arm: Pick<ComparableArm, 'voice' | 'streams' | 'threads' | 'pinned' | 'isolation'>, moteur?: 'onnxruntime' | 'sherpa', portee?: 'model' | 'text'): Pick<ComparableArm, 'key' | 'layout' | 'engine'> {
+function identify(
+  arm: Pick<ComparableArm, 'voice' | 'streams' | 'threads' | 'pinned' | 'isolation'>,
+  moteur?: 'onnxruntime' | 'sherpa',
+  portee?: 'model' | 'text',
+): Pick<ComparableArm, 'key' | 'layout' | 'engine'> {
   const layout = armKey(arm);
   const engine = `${moteur === 'sherpa' ? 'sherpa-onnx' : 'onnxruntime-node'}, ${portee ?? 'model'}`;
   return { layout, engine, key: engine === DEFAULT_ENGINE ? layout : `${layout} [${engine}]` };
 }
 
 /** Per-pass figures of passes every stream has; `of` turns one pass's streams into one figure. */
-function perPass<P extends { passe: number }>(children: Array<{ passes: P[] }>, of: (streams: P[]) => number): number[] {
+function perPass<P extends { passe: number }>(
+  children: Array<{ passes: P[] }>,
+  of: (streams: P[]) => number,
+): number[] {
   const ids = [...new Set(children.flatMap((c) => c.passes.map((p) => p.passe)))];
   return ids
     .map((j) => children.map((c) => c.passes.find((p) => p.passe === j)))
@@ -135,7 +153,8 @@ function spreadOf(values: number[]): number | null {
   return values.length >= MIN_PASSES_FOR_SPREAD && m > 0 && iqr !== null ? iqr / m : null;
 }
 
-const medianOf = (values: ReadonlyArray<number | null>): number | null => (values.length === 0 || values.some((x) => x === null) ? null : median(values as number[]));
+const medianOf = (values: ReadonlyArray<number | null>): number | null =>
+  values.length === 0 || values.some((x) => x === null) ? null : median(values as number[]);
 
 /** Read either tool's archive; a broken or foreign file is a one-line error naming it. */
 export async function readComparable(file: string): Promise<ComparableRun> {
@@ -145,7 +164,12 @@ export async function readComparable(file: string): Promise<ComparableRun> {
 /** What both schema versions of this tool's archives hold, as compare needs it. */
 interface OurArchive<B> {
   machine_detail: Parameters<typeof machineFingerprint>[0];
-  protocole: { texte: { sha256: string }; passes_par_bras: number; passes_echauffement: number; session_onnxruntime?: string | undefined };
+  protocole: {
+    texte: { sha256: string };
+    passes_par_bras: number;
+    passes_echauffement: number;
+    session_onnxruntime?: string | undefined;
+  };
   bras: B[];
 }
 interface OurArm {
@@ -166,39 +190,82 @@ interface OurArm {
 /** Per round: the arm's round figure, and the median of its streams' pass throughputs in that round. */
 function roundFigures(b: Archive['bras'][number]): { aggregate: number[]; perStream: number[] } {
   const perStream = b.debit_agrege_manches.flatMap((_, i) => {
-    const ratios = b.enfants.flatMap((e) => e.passes.filter((p) => p.manche === i + 1 && p.ratio !== null).map((p) => p.ratio as number));
+    const ratios = b.enfants.flatMap((e) =>
+      e.passes.filter((p) => p.manche === i + 1 && p.ratio !== null).map((p) => p.ratio as number),
+    );
     return ratios.length > 0 ? [median(ratios)] : [];
   });
-  return { aggregate: b.debit_agrege_manches.filter((v): v is number => v !== null && v > 0), perStream: perStream.filter((v) => v > 0) };
+  return {
+    aggregate: b.debit_agrege_manches.filter((v): v is number => v !== null && v > 0),
+    perStream: perStream.filter((v) => v > 0),
+  };
 }
 
-function ourRun<B extends OurArm>(file: string, a: OurArchive<B>, figures: (b: B) => { aggregate: number | null; spread: number | null; rounds?: ComparableArm['rounds'] }, pairs: ComparablePair[] = []): ComparableRun {
+function ourRun<B extends OurArm>(
+  file: string,
+  a: OurArchive<B>,
+  figures: (b: B) => { aggregate: number | null; spread: number | null; rounds?: ComparableArm['rounds'] },
+  pairs: ComparablePair[] = [],
+): ComparableRun {
   return {
     file,
     pairs,
     tool: 'piper-parallel',
     machine: machineFingerprint(a.machine_detail),
-    workload: { text: a.protocole.texte.sha256, passes: a.protocole.passes_par_bras, warmup: a.protocole.passes_echauffement, session: a.protocole.session_onnxruntime ?? null },
+    workload: {
+      text: a.protocole.texte.sha256,
+      passes: a.protocole.passes_par_bras,
+      warmup: a.protocole.passes_echauffement,
+      session: a.protocole.session_onnxruntime ?? null,
+    },
     arms: a.bras.map((b) => {
-      const arm = { voice: b.voix, voiceSha256: b.voix_sha256, streams: b.flux_simultanes, threads: b.fils_par_flux, pinned: b.affinite_demandee, isolation: b.isolation };
-      return { ...arm, ...identify(arm, b.moteur, b.portee), ...figures(b), aggregateMeaning: 'speech-over-span' as const, perStream: medianOf(b.debit_par_flux_mediane), cpuPercent: b.cpu_somme_medianes, held: b.controle_tenu };
+      const arm = {
+        voice: b.voix,
+        voiceSha256: b.voix_sha256,
+        streams: b.flux_simultanes,
+        threads: b.fils_par_flux,
+        pinned: b.affinite_demandee,
+        isolation: b.isolation,
+      };
+      return {
+        ...arm,
+        ...identify(arm, b.moteur, b.portee),
+        ...figures(b),
+        aggregateMeaning: 'speech-over-span' as const,
+        perStream: medianOf(b.debit_par_flux_mediane),
+        cpuPercent: b.cpu_somme_medianes,
+        held: b.controle_tenu,
+      };
     }),
   };
 }
 
 function fromV1(value: unknown, file: string): ComparableRun {
   const parsed = V1ArchiveSchema.safeParse(value);
-  if (!parsed.success) throw new PiperParallelError('USAGE', `${file} is a schema 1 piper-parallel archive this version cannot read (${firstIssue(parsed.error)})`);
+  if (!parsed.success)
+    throw new PiperParallelError(
+      'USAGE',
+      `${file} is a schema 1 piper-parallel archive this version cannot read (${firstIssue(parsed.error)})`,
+    );
   return ourRun(file, parsed.data, (b) => {
     // Schema 1 summed the streams' ratios; its passes' times give the speech over the span instead.
-    const speech = perPass(b.enfants, (s) => s.reduce((n, p) => n + p.audio_s, 0) / ((Math.max(...s.map((p) => p.fin_ms)) - Math.min(...s.map((p) => p.debut_ms))) / 1000));
+    const speech = perPass(
+      b.enfants,
+      (s) =>
+        s.reduce((n, p) => n + p.audio_s, 0) /
+        ((Math.max(...s.map((p) => p.fin_ms)) - Math.min(...s.map((p) => p.debut_ms))) / 1000),
+    );
     return { aggregate: speech.length > 0 ? median(speech) : null, spread: spreadOf(speech) };
   });
 }
 
 function fromPython(value: unknown, file: string): ComparableRun {
   const parsed = PythonArchiveSchema.safeParse(value);
-  if (!parsed.success) throw new PiperParallelError('USAGE', `${file} is neither a piper-parallel archive nor one of mesure_piper_parallele.py (${firstIssue(parsed.error)})`);
+  if (!parsed.success)
+    throw new PiperParallelError(
+      'USAGE',
+      `${file} is neither a piper-parallel archive nor one of mesure_piper_parallele.py (${firstIssue(parsed.error)})`,
+    );
   const a = parsed.data;
   return {
     file,
@@ -210,9 +277,25 @@ function fromPython(value: unknown, file: string): ComparableRun {
     workload: { text: null, passes: a.protocole.passes_par_bras, warmup: null, session: null },
     arms: a.bras.map((b) => {
       // The script ran every stream as its own child process.
-      const arm = { voice: b.voix, voiceSha256: null, streams: b.flux_simultanes, threads: b.fils_par_flux, pinned: b.affinite_demandee, isolation: 'process' as const };
+      const arm = {
+        voice: b.voix,
+        voiceSha256: null,
+        streams: b.flux_simultanes,
+        threads: b.fils_par_flux,
+        pinned: b.affinite_demandee,
+        isolation: 'process' as const,
+      };
       const sums = perPass(b.enfants, (s) => s.reduce((n, p) => n + p.ratio, 0));
-      return { ...arm, ...identify(arm), aggregate: b.debit_agrege_mediane, aggregateMeaning: 'sum-of-stream-medians' as const, perStream: median(b.debit_par_flux_mediane), cpuPercent: b.cpu_somme_medianes, spread: spreadOf(sums), held: b.controle_tenu };
+      return {
+        ...arm,
+        ...identify(arm),
+        aggregate: b.debit_agrege_mediane,
+        aggregateMeaning: 'sum-of-stream-medians' as const,
+        perStream: median(b.debit_par_flux_mediane),
+        cpuPercent: b.cpu_somme_medianes,
+        spread: spreadOf(sums),
+        held: b.controle_tenu,
+      };
     }),
   };
 }
@@ -220,12 +303,36 @@ function fromPython(value: unknown, file: string): ComparableRun {
 /** An archive object of either tool (as parsed from JSON), made comparable; `label` names it in messages. */
 export function toComparable(value: unknown, label: string): ComparableRun {
   const file = label;
-  const version = typeof value === 'object' && value !== null && 'schema_version' in value ? (value as { schema_version: unknown }).schema_version : undefined;
+  const version =
+    typeof value === 'object' && value !== null && 'schema_version' in value
+      ? (value as { schema_version: unknown }).schema_version
+      : undefined;
   if (version === 1) return fromV1(value, file);
   if (version === undefined) return fromPython(value, file);
   const parsed = ArchiveSchema.safeParse(value);
-  if (!parsed.success) throw new PiperParallelError('USAGE', `${file} is not a piper-parallel archive this version reads (${firstIssue(parsed.error)})`);
+  if (!parsed.success)
+    throw new PiperParallelError(
+      'USAGE',
+      `${file} is not a piper-parallel archive this version reads (${firstIssue(parsed.error)})`,
+    );
   // Layouts are ranked within one engine and scope: a pair is the same pair only there.
-  const pairs = parsed.data.verdict.comparaisons.flatMap((c) => c.paires.map((p) => ({ voice: c.moteur ? `${c.voix} [${c.moteur === 'sherpa' ? 'sherpa-onnx' : 'onnxruntime-node'}, ${c.portee ?? 'model'}]` : c.voix, k: c.flux, a: p.a, b: p.b, ratio: p.rapport, interval: p.rapport_ic95, resolved: p.tranche })));
-  return ourRun(file, parsed.data, (b) => ({ aggregate: b.debit_agrege_passe_mediane, spread: b.dispersion_relative, rounds: roundFigures(b) }), pairs);
+  const pairs = parsed.data.verdict.comparaisons.flatMap((c) =>
+    c.paires.map((p) => ({
+      voice: c.moteur
+        ? `${c.voix} [${c.moteur === 'sherpa' ? 'sherpa-onnx' : 'onnxruntime-node'}, ${c.portee ?? 'model'}]`
+        : c.voix,
+      k: c.flux,
+      a: p.a,
+      b: p.b,
+      ratio: p.rapport,
+      interval: p.rapport_ic95,
+      resolved: p.tranche,
+    })),
+  );
+  return ourRun(
+    file,
+    parsed.data,
+    (b) => ({ aggregate: b.debit_agrege_passe_mediane, spread: b.dispersion_relative, rounds: roundFigures(b) }),
+    pairs,
+  );
 }

@@ -8,11 +8,24 @@ import { armEngine, armVerdict, armVoiceLabel, noiseNote } from './table.js';
 /** Below this many timed passes, a p95 by nearest rank is simply the largest value. */
 export const P95_MIN_PASSES = 20;
 
-export const ARM_COLUMNS = ['K', 'T', 'affinity', 'isolation', 'engine', 'per stream (x real time)', 'aggregate [95% interval]', 'CPU sum', 'cores seen', 'controls'] as const;
+export const ARM_COLUMNS = [
+  'K',
+  'T',
+  'affinity',
+  'isolation',
+  'engine',
+  'per stream (x real time)',
+  'aggregate [95% interval]',
+  'CPU sum',
+  'cores seen',
+  'controls',
+] as const;
 
 /** One arm as the reports' table row. */
 export function armCells(arm: ArmRecord): { cells: string[]; held: boolean } {
-  const interval = arm.debit_agrege_ic95 ? ` [${num(arm.debit_agrege_ic95[0], 1)}, ${num(arm.debit_agrege_ic95[1], 1)}]` : ' [no interval]';
+  const interval = arm.debit_agrege_ic95
+    ? ` [${num(arm.debit_agrege_ic95[0], 1)}, ${num(arm.debit_agrege_ic95[1], 1)}]`
+    : ' [no interval]';
   const verdict = armVerdict(arm);
   return {
     held: verdict === 'OK',
@@ -40,11 +53,25 @@ export function ratioCells(a: Archive): string[][] {
     return arm ? armVoiceLabel(arm) : voice;
   };
   return a.verdict.comparaisons.flatMap((c) =>
-    c.paires.map((p) => [label(c.voix), String(c.flux), `${p.a} over ${p.b}`, p.rapport === null ? '-' : signedPercent(p.rapport), p.rapport_ic95 ? `[${signedPercent(p.rapport_ic95[0])}, ${signedPercent(p.rapport_ic95[1])}]` : 'no interval', p.tranche ? 'yes' : 'no']),
+    c.paires.map((p) => [
+      label(c.voix),
+      String(c.flux),
+      `${p.a} over ${p.b}`,
+      p.rapport === null ? '-' : signedPercent(p.rapport),
+      p.rapport_ic95 ? `[${signedPercent(p.rapport_ic95[0])}, ${signedPercent(p.rapport_ic95[1])}]` : 'no interval',
+      p.tranche ? 'yes' : 'no',
+    ]),
   );
 }
 
-export const ENGINE_COLUMNS = ['voice', 'layout', 'scope', 'sherpa-onnx over onnxruntime-node', '95% interval', 'resolved'] as const;
+export const ENGINE_COLUMNS = [
+  'voice',
+  'layout',
+  'scope',
+  'sherpa-onnx over onnxruntime-node',
+  '95% interval',
+  'resolved',
+] as const;
 
 /** Engines side by side, one row per voice and layout both ran. */
 export function engineCells(a: Archive): string[][] {
@@ -54,7 +81,14 @@ export function engineCells(a: Archive): string[][] {
   };
   return (a.verdict.moteurs ?? []).map((m) => {
     const p = m.paire;
-    return [label(m.voix), m.disposition, m.portee, p?.rapport == null ? 'not compared' : signedPercent(p.rapport), p?.rapport_ic95 ? `[${signedPercent(p.rapport_ic95[0])}, ${signedPercent(p.rapport_ic95[1])}]` : 'no interval', p?.tranche ? 'yes' : 'no'];
+    return [
+      label(m.voix),
+      m.disposition,
+      m.portee,
+      p?.rapport == null ? 'not compared' : signedPercent(p.rapport),
+      p?.rapport_ic95 ? `[${signedPercent(p.rapport_ic95[0])}, ${signedPercent(p.rapport_ic95[1])}]` : 'no interval',
+      p?.tranche ? 'yes' : 'no',
+    ];
   });
 }
 
@@ -67,15 +101,43 @@ export function runFacts(a: Archive): Array<{ label: string; text: string; code?
   const d = a.machine_detail;
   const facts: Array<{ label: string; text: string; code?: string }> = [
     { label: 'question', text: a.question },
-    { label: 'machine', text: `${d.cpu}, ${a.coeurs} cores usable (${d.coeurs_logiques} logical), ${num(d.memoire_octets / 2 ** 30, 1)} GiB, ${d.systeme ?? d.plateforme} ${d.noyau}, load before ${d.charge_avant.map((x) => x.toFixed(2)).join(' ')}` },
-    { label: 'software', text: `piper-parallel ${a.version_outil}, onnxruntime ${a.version_onnxruntime}, Node ${a.version_node}${a.protocole.moteurs?.sherpa ? `, ${a.protocole.moteurs.sherpa.version} (its own onnxruntime ${a.protocole.moteurs.sherpa.onnxruntime})` : ''}` },
-    { label: 'text', text: `${a.protocole.source_du_texte}, ${a.protocole.texte.phrases} lines, ${a.protocole.texte.caracteres} characters, sha256 `, code: a.protocole.texte.sha256.slice(0, 16) },
-    { label: 'passes', text: `${a.protocole.passes_par_bras} timed per arm after ${a.protocole.passes_echauffement} warm-up` },
-    { label: 'voices', text: a.voix.map((v) => `${v.nom} (${v.synthetique ? 'SYNTHETIC' : 'real Piper voice'}, ${v.frequence_hz} Hz)`).join(', ') },
+    {
+      label: 'machine',
+      text:
+        `${d.cpu}, ${a.coeurs} cores usable (${d.coeurs_logiques} logical), ${num(d.memoire_octets / 2 ** 30, 1)} ` +
+        `GiB, ${d.systeme ?? d.plateforme} ${d.noyau}, load before ${d.charge_avant.map((x) => x.toFixed(2)).join(' ')}`,
+    },
+    {
+      label: 'software',
+      text:
+        `piper-parallel ${a.version_outil}, onnxruntime ${a.version_onnxruntime}, Node ${a.version_node}` +
+        (a.protocole.moteurs?.sherpa
+          ? `, ${a.protocole.moteurs.sherpa.version} (its own onnxruntime ${a.protocole.moteurs.sherpa.onnxruntime})`
+          : ''),
+    },
+    {
+      label: 'text',
+      text: `${a.protocole.source_du_texte}, ${a.protocole.texte.phrases} lines, ${a.protocole.texte.caracteres} characters, sha256 `,
+      code: a.protocole.texte.sha256.slice(0, 16),
+    },
+    {
+      label: 'passes',
+      text: `${a.protocole.passes_par_bras} timed per arm after ${a.protocole.passes_echauffement} warm-up`,
+    },
+    {
+      label: 'voices',
+      text: a.voix
+        .map((v) => `${v.nom} (${v.synthetique ? 'SYNTHETIC' : 'real Piper voice'}, ${v.frequence_hz} Hz)`)
+        .join(', '),
+    },
     { label: 'command', text: '', code: a.protocole.commande },
   ];
   if (a.interrompu) facts.push({ label: 'resumed', text: 'this run was interrupted and resumed' });
-  if (d.attente && d.attente.attendu_s > 0) facts.push({ label: 'settle', text: `waited ${d.attente.attendu_s} s for the machine to settle (${d.attente.calme ? 'it did' : 'it stayed busy'})` });
+  if (d.attente && d.attente.attendu_s > 0)
+    facts.push({
+      label: 'settle',
+      text: `waited ${d.attente.attendu_s} s for the machine to settle (${d.attente.calme ? 'it did' : 'it stayed busy'})`,
+    });
   return facts;
 }
 
@@ -84,10 +146,16 @@ export function failures(a: Archive): Array<{ arm: string; control?: string; tex
   const out: Array<{ arm: string; control?: string; text: string }> = [];
   for (const arm of a.bras) {
     const engine = armEngine(arm);
-    const name = `${armVoiceLabel(arm)} K=${arm.flux_simultanes} T=${arm.fils_par_flux} ${arm.affinite_demandee ? 'pinned' : 'free'} ${arm.isolation}${engine ? ` ${engine}` : ''}`;
+    const name =
+      `${armVoiceLabel(arm)} K=${arm.flux_simultanes} T=${arm.fils_par_flux} ${arm.affinite_demandee ? 'pinned' : 'free'} ` +
+      `${arm.isolation}${engine ? ` ${engine}` : ''}`;
     if (arm.etat !== 'done') out.push({ arm: name, text: `${arm.etat}: ${arm.erreur ?? 'no reason given'}` });
     for (const c of arm.controles.filter((k) => !k.held)) {
-      out.push({ arm: name, control: c.name, text: `measured ${num(c.measured)} ${c.unit} against ${num(c.threshold)} ${c.unit}: ${c.message}` });
+      out.push({
+        arm: name,
+        control: c.name,
+        text: `measured ${num(c.measured)} ${c.unit} against ${num(c.threshold)} ${c.unit}: ${c.message}`,
+      });
     }
   }
   return out;
@@ -95,11 +163,37 @@ export function failures(a: Archive): Array<{ arm: string; control?: string; tex
 
 export function caveats(a: Archive): string[] {
   const out: string[] = [];
-  if (syntheticVoices(a).length > 0) out.push('Synthetic voices cost what a Piper medium voice costs, but they are not speech; never quote their figures as a real voice\'s.');
-  if (a.protocole.passes_par_bras < P95_MIN_PASSES) out.push(`With ${a.protocole.passes_par_bras} passes (fewer than ${P95_MIN_PASSES}), each p95 in the archive is the largest value seen, not a percentile.`);
-  if (a.bras.some((b) => b.bruyant && b.dispersion_relative !== null)) out.push('NOISY arms: the spread of their per-pass aggregates is over 10% of the median; run again on a quieter machine.');
-  if (a.arret.manches < MIN_ROUNDS_TO_DECIDE) out.push(`With ${a.arret.manches} round no interval exists and no layout is named a winner: an interval that holds the drift between rounds needs at least ${MIN_ROUNDS_TO_DECIDE} rounds.`);
-  if (a.protocole.moteurs?.sherpa) out.push(`Engines are compared at the same scope only. sherpa-onnx phonemizes inside its own call, so its passes are text to audio; so are the onnxruntime-node arms compared with it (the WebAssembly phonemizer inside the timed pass, its share shown as "phonemize N%"). Settings: onnxruntime-node: ${a.protocole.moteurs.onnxruntime?.reglages ?? 'not used'}; sherpa-onnx: ${a.protocole.moteurs.sherpa.reglages}.`);
-  out.push("Per stream, throughput is seconds of audio per second of compute (x real time), the median over passes. The aggregate is the speech the machine produced: per pass, every stream's audio over the pass's span (first start to last end), then the median over passes. Its 95% interval comes from the spread between rounds (a t interval on the logs of each round's median), so drift between minutes is inside it. Layouts are compared by the ratio of their aggregates round by round, with its own 95% interval; a ratio is resolved only when that interval excludes 1.");
+  if (syntheticVoices(a).length > 0)
+    out.push(
+      "Synthetic voices cost what a Piper medium voice costs, but they are not speech; never quote their figures as a real voice's.",
+    );
+  if (a.protocole.passes_par_bras < P95_MIN_PASSES)
+    out.push(
+      `With ${a.protocole.passes_par_bras} passes (fewer than ${P95_MIN_PASSES}), each p95 in the archive is the largest value seen, not a percentile.`,
+    );
+  if (a.bras.some((b) => b.bruyant && b.dispersion_relative !== null))
+    out.push(
+      'NOISY arms: the spread of their per-pass aggregates is over 10% of the median; run again on a quieter machine.',
+    );
+  if (a.arret.manches < MIN_ROUNDS_TO_DECIDE)
+    out.push(
+      `With ${a.arret.manches} round no interval exists and no layout is named a winner: an interval ` +
+        `that holds the drift between rounds needs at least ${MIN_ROUNDS_TO_DECIDE} rounds.`,
+    );
+  if (a.protocole.moteurs?.sherpa)
+    out.push(
+      `Engines are compared at the same scope only. sherpa-onnx phonemizes inside its own call, so ` +
+        `its passes are text to audio; so are the onnxruntime-node arms compared with it (the WebAssembly ` +
+        `phonemizer inside the timed pass, its share shown as "phonemize N%"). Settings: onnxruntime-node: ` +
+        `${a.protocole.moteurs.onnxruntime?.reglages ?? 'not used'}; sherpa-onnx: ${a.protocole.moteurs.sherpa.reglages}.`,
+    );
+  out.push(
+    'Per stream, throughput is seconds of audio per second of compute (x real time), the median ' +
+      "over passes. The aggregate is the speech the machine produced: per pass, every stream's audio " +
+      "over the pass's span (first start to last end), then the median over passes. Its 95% interval " +
+      "comes from the spread between rounds (a t interval on the logs of each round's median), so " +
+      'drift between minutes is inside it. Layouts are compared by the ratio of their aggregates round ' +
+      'by round, with its own 95% interval; a ratio is resolved only when that interval excludes 1.',
+  );
   return out;
 }

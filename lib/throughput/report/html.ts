@@ -1,8 +1,22 @@
 import type { Archive, ArmRecord } from '../schema.js';
 import { archiveCharts } from './charts.js';
-import { ARM_COLUMNS, armCells, caveats, ENGINE_COLUMNS, engineCells, failures, RATIO_COLUMNS, ratioCells, runFacts, syntheticVoices } from './content.js';
+import {
+  ARM_COLUMNS,
+  armCells,
+  caveats,
+  ENGINE_COLUMNS,
+  engineCells,
+  failures,
+  RATIO_COLUMNS,
+  ratioCells,
+  runFacts,
+  syntheticVoices,
+} from './content.js';
 import { chartFigure, esc, htmlPage, htmlTable as table } from '../../report/page.js';
 import { armVoiceLabel } from './table.js';
+
+const failedItem = (f: { arm: string; control?: string; text: string }): string =>
+  `<li>${esc(`${f.arm}: `)}${f.control === undefined ? '' : `<code>${esc(f.control)}</code> `}${esc(f.text)}</li>`;
 
 function armRow(arm: ArmRecord): string {
   const { cells, held } = armCells(arm);
@@ -16,9 +30,20 @@ function armRow(arm: ArmRecord): string {
 export async function renderHtml(a: Archive): Promise<string> {
   const synthetic = syntheticVoices(a);
   const body: string[] = [`<h1>piper-parallel run of ${esc(a.date_utc)}</h1>`];
-  if (synthetic.length > 0) body.push(`<p class="banner"><strong>SYNTHETIC voices</strong> (${esc(synthetic.join(', '))}): random weights in a Piper-medium-shaped graph. Their figures measure compute and contention, not speech.</p>`);
-  if (!a.controle_tenu) body.push('<p class="banner failed">A control failed: nothing from this run may be published.</p>');
-  body.push('<ul>', ...runFacts(a).map((f) => `<li>${esc(`${f.label}: ${f.text}`)}${f.code === undefined ? '' : `<code>${esc(f.code)}</code>`}</li>`), '</ul>');
+  if (synthetic.length > 0)
+    body.push(
+      `<p class="banner"><strong>SYNTHETIC voices</strong> (${esc(synthetic.join(', '))}): random ` +
+        `weights in a Piper-medium-shaped graph. Their figures measure compute and contention, not speech.</p>`,
+    );
+  if (!a.controle_tenu)
+    body.push('<p class="banner failed">A control failed: nothing from this run may be published.</p>');
+  body.push(
+    '<ul>',
+    ...runFacts(a).map(
+      (f) => `<li>${esc(`${f.label}: ${f.text}`)}${f.code === undefined ? '' : `<code>${esc(f.code)}</code>`}</li>`,
+    ),
+    '</ul>',
+  );
   for (const voice of [...new Set(a.bras.map((b) => b.voix))]) {
     const arms = a.bras.filter((b) => b.voix === voice);
     body.push(`<h2>${esc(arms[0] ? armVoiceLabel(arms[0]) : voice)}</h2>`);
@@ -30,9 +55,15 @@ export async function renderHtml(a: Archive): Promise<string> {
   if (ratios.length > 0) body.push(table(RATIO_COLUMNS, ratios));
   const engines = engineCells(a);
   if (engines.length > 0) body.push('<h3>Engines side by side</h3>', table(ENGINE_COLUMNS, engines));
-  if (a.verdict.passage_a_l_echelle.length > 0) body.push('<ul>', ...a.verdict.passage_a_l_echelle.map((s) => `<li>scaling: ${esc(s)}</li>`), '</ul>');
+  if (a.verdict.passage_a_l_echelle.length > 0)
+    body.push('<ul>', ...a.verdict.passage_a_l_echelle.map((s) => `<li>scaling: ${esc(s)}</li>`), '</ul>');
   const failed = failures(a);
-  body.push('<h2>Failed controls</h2>', failed.length === 0 ? '<p>None: every control held in every arm.</p>' : `<ul>${failed.map((f) => `<li>${esc(`${f.arm}: `)}${f.control === undefined ? '' : `<code>${esc(f.control)}</code> `}${esc(f.text)}</li>`).join('')}</ul>`);
+  body.push(
+    '<h2>Failed controls</h2>',
+    failed.length === 0
+      ? '<p>None: every control held in every arm.</p>'
+      : `<ul>${failed.map(failedItem).join('')}</ul>`,
+  );
   body.push('<h2>Caveats</h2><ul>', ...caveats(a).map((c) => `<li>${esc(c)}</li>`), '</ul>');
   body.push('<h2>Charts</h2>');
   for (const chart of archiveCharts(a)) body.push(await chartFigure(chart));

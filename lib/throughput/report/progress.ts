@@ -84,7 +84,8 @@ export class ProgressReporter {
   }
 
   private draw(): void {
-    const pass = this.passesPerArm === undefined || this.pass === 0 ? 'loading' : `pass ${this.pass}/${this.passesPerArm}`;
+    const pass =
+      this.passesPerArm === undefined || this.pass === 0 ? 'loading' : `pass ${this.pass}/${this.passesPerArm}`;
     this.options.write(`\r\x1b[2K${this.armLabel(this.arm)}, ${pass}; ${this.timing()}`);
     this.shown = true;
   }
@@ -97,9 +98,11 @@ export function colorEnabled(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv
 
 /** OK in green, FAILED / TIMED-OUT in red, NOISY in yellow. */
 export function paintStatus(line: string): string {
-  return line
-    // The status opens the arm line's last column (columns are two spaces apart).
-    .replace(/(^|  )OK\b/, '$1\x1b[32mOK\x1b[0m')
-    .replace(/\b(FAILED|TIMED-OUT|ABORTED)\b/g, '\x1b[31m$1\x1b[0m')
-    .replace(/\bNOISY\b/g, '\x1b[33mNOISY\x1b[0m');
+  return (
+    line
+      // The status opens the arm line's last column (columns are two spaces apart).
+      .replace(/(^| {2})OK\b/, '$1\x1b[32mOK\x1b[0m')
+      .replace(/\b(FAILED|TIMED-OUT|ABORTED)\b/g, '\x1b[31m$1\x1b[0m')
+      .replace(/\bNOISY\b/g, '\x1b[33mNOISY\x1b[0m')
+  );
 }

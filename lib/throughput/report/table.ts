@@ -2,6 +2,9 @@ import { armCentre, armVoiceLabel } from '../verdict/labels.js';
 import type { Archive, ArmRecord } from '../schema.js';
 import { num as fmt } from './format.js';
 
+const interval = (ic: readonly [number, number] | null | undefined): string =>
+  ic ? `[${fmt(ic[0], 1)}, ${fmt(ic[1], 1)}]` : '[no interval]';
+
 /** What the arm shows in its last column: OK, or the failed controls and by how much. */
 export function armVerdict(arm: ArmRecord): string {
   if (arm.etat !== 'done') return `${arm.etat.toUpperCase()}: ${arm.erreur ?? 'no reason given'}`;
@@ -14,7 +17,10 @@ export function armVerdict(arm: ArmRecord): string {
 /** After the controls: NOISY with the spread, or that too few passes were run to know it. */
 export function noiseNote(arm: ArmRecord): string {
   if (!arm.bruyant) return '';
-  if (arm.dispersion_relative === null) return arm.debit_agrege_par_passe.length > 0 ? ` (${arm.debit_agrege_par_passe.length} passes: too few to judge spread)` : '';
+  if (arm.dispersion_relative === null)
+    return arm.debit_agrege_par_passe.length > 0
+      ? ` (${arm.debit_agrege_par_passe.length} passes: too few to judge spread)`
+      : '';
   return ` NOISY (spread ${fmt(arm.dispersion_relative * 100, 0)}% of median)`;
 }
 
@@ -23,7 +29,10 @@ export function armEngine(arm: Pick<ArmRecord, 'moteur' | 'portee' | 'part_phone
   const moteur = arm.moteur ?? 'onnxruntime';
   const portee = arm.portee ?? 'model';
   if (moteur === 'onnxruntime' && portee === 'model') return '';
-  const share = arm.part_phonemisation === undefined || arm.part_phonemisation === null ? '' : ` (phonemize ${fmt(arm.part_phonemisation * 100, 0)}%)`;
+  const share =
+    arm.part_phonemisation === undefined || arm.part_phonemisation === null
+      ? ''
+      : ` (phonemize ${fmt(arm.part_phonemisation * 100, 0)}%)`;
   return `${moteur === 'sherpa' ? 'sherpa-onnx' : 'onnxruntime'} ${portee}${share}`;
 }
 
@@ -39,7 +48,7 @@ export function armLine(arm: ArmRecord): string {
     arm.isolation.padEnd(7),
     ...(engine ? [engine.padEnd(32)] : []),
     `per stream ${perStream}`.padEnd(28),
-    `aggregate x${fmt(armCentre(arm))} ${arm.debit_agrege_ic95 ? `[${fmt(arm.debit_agrege_ic95[0], 1)}, ${fmt(arm.debit_agrege_ic95[1], 1)}]` : '[no interval]'}`.padEnd(30),
+    `aggregate x${fmt(armCentre(arm))} ${interval(arm.debit_agrege_ic95)}`.padEnd(30),
     `CPU ${fmt(arm.cpu_somme_medianes, 0)}%`.padEnd(9),
     `cores ${cores}`.padEnd(16),
     `${armVerdict(arm)}${noiseNote(arm)}`,
@@ -49,14 +58,21 @@ export function armLine(arm: ArmRecord): string {
 export function headerLines(a: Pick<Archive, 'protocole' | 'coeurs' | 'machine_detail' | 'voix'>): string[] {
   const synthetic = a.voix.filter((v) => v.synthetique).map((v) => v.nom);
   const lines = [
-    `piper-parallel: ${a.protocole.passes_par_bras} passes per arm (+${a.protocole.passes_echauffement} warm-up), ${a.protocole.conditions.length} conditions x ${a.voix.length} voices, ${a.protocole.manches_prevues} rounds, seed ${a.protocole.graine} (--seed ${a.protocole.graine} repeats the orders)`,
-    `text: ${a.protocole.source_du_texte}, ${a.protocole.texte.phrases} lines, ${a.protocole.texte.caracteres} characters, sha256 ${a.protocole.texte.sha256.slice(0, 12)}`,
+    `piper-parallel: ${a.protocole.passes_par_bras} passes per arm (+${a.protocole.passes_echauffement} ` +
+      `warm-up), ${a.protocole.conditions.length} conditions x ${a.voix.length} voices, ${a.protocole.manches_prevues} ` +
+      `rounds, seed ${a.protocole.graine} (--seed ${a.protocole.graine} repeats the orders)`,
+    `text: ${a.protocole.source_du_texte}, ${a.protocole.texte.phrases} lines, ${a.protocole.texte.caracteres} ` +
+      `characters, sha256 ${a.protocole.texte.sha256.slice(0, 12)}`,
     `machine: ${a.machine_detail.cpu}, ${a.coeurs} cores usable, load ${a.machine_detail.charge_avant.map((x) => x.toFixed(2)).join(' ')}`,
   ];
-  if (synthetic.length > 0) lines.push(`SYNTHETIC voices (random weights, Piper-medium-shaped; they measure compute, not speech): ${synthetic.join(', ')}`);
+  if (synthetic.length > 0)
+    lines.push(
+      `SYNTHETIC voices (random weights, Piper-medium-shaped; they measure compute, not speech): ${synthetic.join(', ')}`,
+    );
   // Named only when the run chose engines: a default run's header stays as it was.
   if (a.protocole.conditions.some((c) => c.moteur !== undefined || c.portee !== undefined)) {
-    for (const m of Object.values(a.protocole.moteurs ?? {})) if (m) lines.push(`engine: ${m.version} (onnxruntime ${m.onnxruntime}); ${m.reglages}`);
+    for (const m of Object.values(a.protocole.moteurs ?? {}))
+      if (m) lines.push(`engine: ${m.version} (onnxruntime ${m.onnxruntime}); ${m.reglages}`);
   }
   return lines;
 }

@@ -19,7 +19,13 @@ export interface ArmTimeouts {
   graceMs: number;
 }
 
-export const DEFAULT_TIMEOUTS: ArmTimeouts = { loadMs: 180_000, barrierMs: 120_000, passMs: 600_000, leadMs: 20, graceMs: 2000 };
+export const DEFAULT_TIMEOUTS: ArmTimeouts = {
+  loadMs: 180_000,
+  barrierMs: 120_000,
+  passMs: 600_000,
+  leadMs: 20,
+  graceMs: 2000,
+};
 
 export interface ChildRecord {
   rang: number;
@@ -75,7 +81,10 @@ export interface ArmRunParams {
 type Event = { rang: number; message: WorkerMessage } | { rang: number; exit: string };
 
 class ArmFailure extends Error {
-  constructor(readonly state: 'failed' | 'timed-out' | 'aborted', message: string) {
+  constructor(
+    readonly state: 'failed' | 'timed-out' | 'aborted',
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -106,12 +115,20 @@ class ArmDriver {
   private exitHint(exit: string): string {
     const engine = this.p.init.engine;
     if (engine?.kind === 'sherpa' && exit === 'with code 255') {
-      return `sherpa-onnx ends its process so on a fatal error (its message is above); check the voice with \`piper-parallel synth --engine sherpa --voice ${engine.voice.name}\`, or delete ${engine.voice.dir} to have it made anew`;
+      return (
+        `sherpa-onnx ends its process so on a fatal error (its message is above); check the voice with ` +
+        `\`piper-parallel synth --engine sherpa --voice ${engine.voice.name}\`, or delete ${engine.voice.dir} ` +
+        `to have it made anew`
+      );
     }
     return 'something killed it or it crashed (check memory, dmesg) — run again';
   }
 
-  async waitAll(what: string, timeoutMs: number, take: (e: { rang: number; message: WorkerMessage }) => boolean): Promise<void> {
+  async waitAll(
+    what: string,
+    timeoutMs: number,
+    take: (e: { rang: number; message: WorkerMessage }) => boolean,
+  ): Promise<void> {
     this.pending = new Set(this.children.map((c) => c.rang));
     const deadline = monotonicMs() + timeoutMs;
     for (;;) {
@@ -119,8 +136,13 @@ class ArmDriver {
       const later: Event[] = [];
       while (this.events.length > 0) {
         const e = this.events.shift() as Event;
-        if ('exit' in e) throw new ArmFailure('failed', `stream ${e.rang} (pid ${this.children[e.rang]?.pid ?? '?'}) exited ${e.exit} ${what}; ${this.exitHint(e.exit)}`);
-        if (e.message.type === 'failed') throw new ArmFailure('failed', `stream ${e.rang} failed ${what}: ${e.message.message}`);
+        if ('exit' in e)
+          throw new ArmFailure(
+            'failed',
+            `stream ${e.rang} (pid ${this.children[e.rang]?.pid ?? '?'}) exited ${e.exit} ${what}; ${this.exitHint(e.exit)}`,
+          );
+        if (e.message.type === 'failed')
+          throw new ArmFailure('failed', `stream ${e.rang} failed ${what}: ${e.message.message}`);
         if (this.pending.has(e.rang) && take(e)) this.pending.delete(e.rang);
         else later.push(e);
       }
@@ -128,7 +150,12 @@ class ArmDriver {
       if (this.pending.size === 0) return;
       if (this.p.signal?.aborted) throw new ArmFailure('aborted', `interrupted ${what}`);
       const left = deadline - monotonicMs();
-      if (left <= 0) throw new ArmFailure('timed-out', `${what}: no answer within ${Math.round(timeoutMs / 1000)} s from ${this.pendingNames()}; the machine may be overloaded: run with nothing else busy or raise --barrier-timeout`);
+      if (left <= 0)
+        throw new ArmFailure(
+          'timed-out',
+          `${what}: no answer within ${Math.round(timeoutMs / 1000)} s from ${this.pendingNames()}; the ` +
+            `machine may be overloaded: run with nothing else busy or raise --barrier-timeout`,
+        );
       await this.sleep(Math.min(left, 1000));
     }
   }
@@ -159,7 +186,8 @@ class ArmDriver {
       void w.exited.then((x) => {
         // A clean exit after the last pass is expected; anything earlier is a failure.
         const finished = (this.children[rang]?.passes.length ?? 0) >= p.init.passes + (p.init.warmup ?? 0);
-        if (!finished || x.code !== 0) this.push({ rang, exit: x.signal ? `on signal ${x.signal}` : `with code ${x.code}` });
+        if (!finished || x.code !== 0)
+          this.push({ rang, exit: x.signal ? `on signal ${x.signal}` : `with code ${x.code}` });
       });
       w.send({ type: 'init', rang, ...p.init });
     }
@@ -177,7 +205,11 @@ class ArmDriver {
   /** One pass: all ready, one start instant (processes) or their own barrier (threads), all reported. */
   async runPass(pass: number): Promise<void> {
     const { p } = this;
-    await this.waitAll(`at the barrier of pass ${pass}`, p.timeouts.barrierMs, (e) => e.message.type === 'ready' && e.message.pass === pass);
+    await this.waitAll(
+      `at the barrier of pass ${pass}`,
+      p.timeouts.barrierMs,
+      (e) => e.message.type === 'ready' && e.message.pass === pass,
+    );
     const pids = this.workers.map((w) => w.pid).filter((pid): pid is number => pid !== undefined);
     const warmup = pass < (p.init.warmup ?? 0);
     const cpuBefore = warmup ? undefined : p.cpuSampler?.snapshot(pids);
@@ -196,7 +228,15 @@ class ArmDriver {
     const startsMs = results.map((r) => r.startMs);
     if (p.adapter.selfSynchronized) atMs = Math.min(...startsMs);
     const skewMs = Math.max(...startsMs) - Math.min(...startsMs);
-    this.sync.push({ pass, warmup, atMs, startsMs, endsMs: results.map((r) => r.endMs), skewMs, lateMs: Math.max(...startsMs) - atMs });
+    this.sync.push({
+      pass,
+      warmup,
+      atMs,
+      startsMs,
+      endsMs: results.map((r) => r.endMs),
+      skewMs,
+      lateMs: Math.max(...startsMs) - atMs,
+    });
   }
 }
 
@@ -246,7 +286,8 @@ export class ArmSession {
       this.result = outcome(err);
     }
     const after = swapped();
-    this.swapPages = this.swapPages === null || before === null || after === null ? null : this.swapPages + (after - before);
+    this.swapPages =
+      this.swapPages === null || before === null || after === null ? null : this.swapPages + (after - before);
     this.activeMs += monotonicMs() - t0;
   }
 
@@ -273,7 +314,14 @@ export class ArmSession {
     await Promise.all(this.driver.workers.map((w) => w.terminate(this.p.timeouts.graceMs)));
     await this.p.adapter.closeArm?.();
     const { driver } = this;
-    return { ...this.result, children: driver.children, sync: driver.sync, timedCpu: driver.timedCpu, swapPages: this.swapPages, wallSeconds: this.activeMs / 1000 };
+    return {
+      ...this.result,
+      children: driver.children,
+      sync: driver.sync,
+      timedCpu: driver.timedCpu,
+      swapPages: this.swapPages,
+      wallSeconds: this.activeMs / 1000,
+    };
   }
 }
 

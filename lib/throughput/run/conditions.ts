@@ -9,7 +9,6 @@ export type Engine = NonNullable<Condition['moteur']>;
 export type EngineChoice = Engine | 'both';
 export type Scope = NonNullable<Condition['portee']>;
 
-
 export const engineOf = (c: Pick<Condition, 'moteur'>): Engine => c.moteur ?? 'onnxruntime';
 export const scopeOf = (c: Pick<Condition, 'portee'>): Scope => c.portee ?? 'model';
 
@@ -37,14 +36,24 @@ export interface ConditionChoice {
  * Engines and the scope they are timed at. sherpa-onnx phonemizes inside its own call, so it is
  * timed text to audio, and so is anything compared with it.
  */
-export function engineScopes(engine: EngineChoice | undefined, scope: Scope | undefined, isolation: IsolationChoice | undefined): Array<{ moteur: Engine; portee: Scope }> {
+export function engineScopes(
+  engine: EngineChoice | undefined,
+  scope: Scope | undefined,
+  isolation: IsolationChoice | undefined,
+): Array<{ moteur: Engine; portee: Scope }> {
   const engines: Engine[] = engine === 'both' ? ['onnxruntime', 'sherpa'] : [engine ?? 'onnxruntime'];
   const sherpa = engines.includes('sherpa');
   if (sherpa && scope === 'model') {
-    throw new PiperParallelError('USAGE', `--scope model cannot time sherpa-onnx: it phonemizes inside its own call; use --scope text (the default with --engine ${engine})`);
+    throw new PiperParallelError(
+      'USAGE',
+      `--scope model cannot time sherpa-onnx: it phonemizes inside its own call; use --scope text (the default with --engine ${engine})`,
+    );
   }
   if (sherpa && (isolation === 'thread' || isolation === 'both')) {
-    throw new PiperParallelError('USAGE', `--isolation ${isolation} with --engine ${engine}: ${SHERPA_THREAD_REFUSAL}; use --isolation process, or --engine onnxruntime`);
+    throw new PiperParallelError(
+      'USAGE',
+      `--isolation ${isolation} with --engine ${engine}: ${SHERPA_THREAD_REFUSAL}; use --isolation process, or --engine onnxruntime`,
+    );
   }
   return engines.map((moteur) => ({ moteur, portee: scope ?? (sherpa ? 'text' : 'model') }));
 }
@@ -56,7 +65,8 @@ function withEngine(c: Omit<Condition, 'moteur' | 'portee'>, e: { moteur: Engine
 
 function checkCounts(values: number[] | undefined, option: string): void {
   for (const v of values ?? []) {
-    if (!Number.isInteger(v) || v < 1) throw new PiperParallelError('USAGE', `${option} takes whole numbers >= 1, got ${v}; e.g. ${option} 1,2`);
+    if (!Number.isInteger(v) || v < 1)
+      throw new PiperParallelError('USAGE', `${option} takes whole numbers >= 1, got ${v}; e.g. ${option} 1,2`);
   }
 }
 
@@ -65,17 +75,21 @@ export function expandConditions(choice: ConditionChoice): Condition[] {
   checkCounts(choice.streams, '--streams');
   checkCounts(choice.threads, '--threads');
   const engines = engineScopes(choice.engine, choice.scope, choice.isolation);
-  const isolations: Condition['isolation'][] = choice.isolation === 'both' ? ['process', 'thread'] : [choice.isolation ?? 'process'];
+  const isolations: Condition['isolation'][] =
+    choice.isolation === 'both' ? ['process', 'thread'] : [choice.isolation ?? 'process'];
   // Engines innermost: the two engines of one layout sit side by side.
   if (choice.streams === undefined && choice.threads === undefined && choice.affinity === undefined) {
-    return isolations.flatMap((isolation) => DEFAULT_CONDITIONS.flatMap((c) => engines.map((e) => withEngine({ ...c, isolation }, e))));
+    return isolations.flatMap((isolation) =>
+      DEFAULT_CONDITIONS.flatMap((c) => engines.map((e) => withEngine({ ...c, isolation }, e))),
+    );
   }
   const affinities = choice.affinity === 'both' ? [false, true] : [choice.affinity === 'on'];
   const out: Condition[] = [];
   for (const isolation of isolations) {
     for (const flux of choice.streams ?? [1, 2]) {
       for (const fils of choice.threads ?? [1]) {
-        for (const affinite of affinities) for (const e of engines) out.push(withEngine({ flux, fils, affinite, isolation }, e));
+        for (const affinite of affinities)
+          for (const e of engines) out.push(withEngine({ flux, fils, affinite, isolation }, e));
       }
     }
   }

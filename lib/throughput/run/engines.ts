@@ -11,7 +11,10 @@ import { PIPER_SESSION_LABEL } from '../../voice/synthesizer.js';
 import { engineOf, scopeOf } from './conditions.js';
 import type { EngineSpec } from '../../workers/messages.js';
 
-export const SHERPA_SESSION_LABEL = `intra-op T and inter-op T (sherpa-onnx sets both to numThreads; inter-op is unused in sequential execution), sequential, provider config ${SHERPA_PROVIDER_CONFIG.join(' ')} (Piper's graph optimization basic, CPU memory arena off, memory pattern off), one sentence per model run, silence scale 1`;
+export const SHERPA_SESSION_LABEL =
+  `intra-op T and inter-op T (sherpa-onnx sets both to numThreads; inter-op is unused in sequential ` +
+  `execution), sequential, provider config ${SHERPA_PROVIDER_CONFIG.join(' ')} (Piper's graph ` +
+  `optimization basic, CPU memory arena off, memory pattern off), one sentence per model run, silence scale 1`;
 
 export interface EnginePlan {
   /** Each voice's sherpa-ready copy, when any arm runs sherpa-onnx. */
@@ -20,19 +23,31 @@ export interface EnginePlan {
 }
 
 /** Ready every voice for the engines the conditions use; sherpa-onnx is tried in a child first. */
-export async function planEngines(conditions: readonly Condition[], voices: readonly VoiceInfo[], sampleText: string): Promise<EnginePlan> {
+export async function planEngines(
+  conditions: readonly Condition[],
+  voices: readonly VoiceInfo[],
+  sampleText: string,
+): Promise<EnginePlan> {
   const used = new Set(conditions.map(engineOf));
   const sherpa = new Map<string, SherpaVoice>();
   const moteurs: EnginePlan['moteurs'] = {};
   if (used.has('onnxruntime')) {
-    moteurs.onnxruntime = { version: `onnxruntime-node ${ONNXRUNTIME_VERSION}`, onnxruntime: ONNXRUNTIME_VERSION, reglages: PIPER_SESSION_LABEL };
+    moteurs.onnxruntime = {
+      version: `onnxruntime-node ${ONNXRUNTIME_VERSION}`,
+      onnxruntime: ONNXRUNTIME_VERSION,
+      reglages: PIPER_SESSION_LABEL,
+    };
   }
   if (used.has('sherpa')) {
     for (const voice of voices) {
       const ready = await sherpaReadyVoice(voice);
       const probe = await probeSherpaVoice({ voice: ready, threads: 1, text: sampleText });
       sherpa.set(voice.name, ready);
-      moteurs.sherpa = { version: `sherpa-onnx-node ${probe.versions.sherpa}`, onnxruntime: probe.versions.onnxruntime, reglages: SHERPA_SESSION_LABEL };
+      moteurs.sherpa = {
+        version: `sherpa-onnx-node ${probe.versions.sherpa}`,
+        onnxruntime: probe.versions.onnxruntime,
+        reglages: SHERPA_SESSION_LABEL,
+      };
     }
   }
   return { sherpa, moteurs };

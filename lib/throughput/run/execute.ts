@@ -12,7 +12,13 @@ import type { ArmPlan, Plan } from './plan.js';
 import { runFailed } from './record.js';
 import type { RoundRun } from './rounds.js';
 import { passesOfRound, voiceArmOrder, voiceSequence } from '../../core/schedule.js';
-import { guessedStreamBytes, loadTogether, measuredStreamBytes, runVoiceRound, type VoiceRoundStep } from './voice-round.js';
+import {
+  guessedStreamBytes,
+  loadTogether,
+  measuredStreamBytes,
+  runVoiceRound,
+  type VoiceRoundStep,
+} from './voice-round.js';
 import type { PreparedText } from '../../voice/text.js';
 import { stopReason, type PrecisionTarget } from './precision.js';
 import type { WorkerAdapter } from '../../workers/worker.js';
@@ -42,17 +48,42 @@ const armLabel = (a: ArmPlan): string => `${a.voice.name} ${conditionLabel(a.con
 const finishedRounds = (runs: Map<string, RoundRun[]>): number => [...runs.values()].reduce((n, r) => n + r.length, 0);
 
 function interrupted(ctx: ExecuteContext, runs: Map<string, RoundRun[]>, where: string): PiperParallelError {
-  return new PiperParallelError('ABORTED', `interrupted ${where}; ${finishedRounds(runs)} finished arm round(s) kept in ${ctx.partial.file}; resume with: piper-parallel --resume ${ctx.partial.file}`);
+  return new PiperParallelError(
+    'ABORTED',
+    `interrupted ${where}; ${finishedRounds(runs)} finished arm round(s) kept in ${ctx.partial.file}; resume with: piper-parallel --resume ${ctx.partial.file}`,
+  );
+}
+
+/** One round as its steps see it: the plan, the round, every run so far, the context, the arms counted. */
+interface RoundState {
+  plan: Plan;
+  round: number;
+  runs: Map<string, RoundRun[]>;
+  ctx: ExecuteContext;
+  count: { index: number; total: number };
 }
 
 /** What an arm runs in one round: its workers, its passes, the run's timeouts and hooks. */
-function armParams(plan: Plan, arm: ArmPlan, round: number, ctx: ExecuteContext, index: number, total: () => number): ArmRunParams {
+function armParams(state: RoundState, arm: ArmPlan): ArmRunParams {
+  const { plan, round, ctx, count } = state;
+  // Fixed now: the arm's place in the run; the total may still grow (more rounds).
+  const index = count.index;
+  const total = (): number => count.total;
   return {
     adapter: arm.condition.isolation === 'thread' ? ctx.adapters.thread : ctx.adapters.process,
     streams: arm.condition.flux,
     // Round-robin above the core count: oversubscribed, still one core per stream.
-    cores: Array.from({ length: arm.condition.flux }, (_, rang) => (arm.condition.affinite ? plan.cores[rang % plan.cores.length] : undefined)),
-    init: { voice: { name: arm.voice.name, onnxPath: arm.voice.onnxPath, config: arm.voice.config }, threads: arm.condition.fils, prepared: plan.prepared.get(arm.voice.name) as PreparedText, warmup: plan.warmup, passes: passesOfRound(plan.passes, plan.rounds, round), engine: engineSpec(arm.condition, arm.voice.name, plan.engines) },
+    cores: Array.from({ length: arm.condition.flux }, (_, rang) =>
+      arm.condition.affinite ? plan.cores[rang % plan.cores.length] : undefined,
+    ),
+    init: {
+      voice: { name: arm.voice.name, onnxPath: arm.voice.onnxPath, config: arm.voice.config },
+      threads: arm.condition.fils,
+      prepared: plan.prepared.get(arm.voice.name) as PreparedText,
+      warmup: plan.warmup,
+      passes: passesOfRound(plan.passes, plan.rounds, round),
+      engine: engineSpec(arm.condition, arm.voice.name, plan.engines),
+    },
     timeouts: ctx.timeouts,
     signal: ctx.signal,
     onPass: (pass, passes) => ctx.onProgress?.({ kind: 'pass', index, total: total(), pass, passes }),
@@ -61,7 +92,8 @@ function armParams(plan: Plan, arm: ArmPlan, round: number, ctx: ExecuteContext,
 }
 
 /** The arms of one voice still to run in this round (not held from a resumed run, not failed before), in order. */
-function voiceSteps(plan: Plan, round: number, voice: number, runs: Map<string, RoundRun[]>, ctx: ExecuteContext, count: { index: number; total: number }, position: { next: number }, ran: string[]): VoiceRoundStep[] {
+function voiceSteps(state: RoundState, voice: number, position: { next: number }, ran: string[]): VoiceRoundStep[] {
+  const { plan, round, runs, count } = state;
   const arms = plan.arms.filter((a) => a.voice.name === plan.voices[voice]?.name);
   const steps: VoiceRoundStep[] = [];
   for (const i of voiceArmOrder(arms.length, plan.seed, round, voice)) {
@@ -75,30 +107,64 @@ function voiceSteps(plan: Plan, round: number, voice: number, runs: Map<string, 
     // An arm that failed is not run again: its figures are incomplete whatever follows.
     if (mine.some((r) => runFailed(r.run))) continue;
     count.index += 1;
-    steps.push({ arm, position: position.next, index: count.index, params: armParams(plan, arm, round, ctx, count.index, () => count.total) });
+    steps.push({
+      arm,
+      position: position.next,
+      index: count.index,
+      params: armParams(state, arm),
+    });
   }
   return steps;
 }
 
 /** One round: voice by voice, each voice's arms back to back, loaded together where memory allows. */
-async function runRound(plan: Plan, round: number, runs: Map<string, RoundRun[]>, ctx: ExecuteContext, count: { index: number; total: number }): Promise<string[]> {
+async function runRound(
+  plan: Plan,
+  round: number,
+  runs: Map<string, RoundRun[]>,
+  ctx: ExecuteContext,
+  count: { index: number; total: number },
+): Promise<string[]> {
+  const state: RoundState = { plan, round, runs, ctx, count };
   const ran: string[] = [];
   const position = { next: 0 };
   for (const voice of voiceSequence(plan.voices.length, round)) {
-    const steps = voiceSteps(plan, round, voice, runs, ctx, count, position, ran);
-    const streamBytes = (a: ArmPlan): number => measuredStreamBytes(runs.get(a.key) ?? []) ?? guessedStreamBytes(a.voice.sizeBytes);
-    const together = loadTogether(steps.map((s) => ({ condition: s.arm.condition, streamBytes: streamBytes(s.arm) })), (ctx.memAvailableBytes ?? readMemAvailable)());
+    const steps = voiceSteps(state, voice, position, ran);
+    const streamBytes = (a: ArmPlan): number =>
+      measuredStreamBytes(runs.get(a.key) ?? []) ?? guessedStreamBytes(a.voice.sizeBytes);
+    const together = loadTogether(
+      steps.map((s) => ({ condition: s.arm.condition, streamBytes: streamBytes(s.arm) })),
+      (ctx.memAvailableBytes ?? readMemAvailable)(),
+    );
     await runVoiceRound(steps, together, {
       before: ({ arm, index }) => {
         if (ctx.signal?.aborted) throw interrupted(ctx, runs, `before ${armLabel(arm)} in round ${round}`);
-        ctx.onProgress?.({ kind: 'arm-start', index, total: count.total, voice: arm.voice.name, condition: arm.condition, round, rounds: Math.max(plan.rounds, round) });
+        ctx.onProgress?.({
+          kind: 'arm-start',
+          index,
+          total: count.total,
+          voice: arm.voice.name,
+          condition: arm.condition,
+          round,
+          rounds: Math.max(plan.rounds, round),
+        });
       },
       after: async ({ arm, position: order, index }, run) => {
         // A Ctrl-C reaches the children too; whatever state the arm ended in, it was interrupted.
-        if (run.state === 'aborted' || ctx.signal?.aborted) throw interrupted(ctx, runs, `during ${armLabel(arm)} in round ${round}`);
+        if (run.state === 'aborted' || ctx.signal?.aborted)
+          throw interrupted(ctx, runs, `during ${armLabel(arm)} in round ${round}`);
         await ctx.partial.append({ key: arm.key, round, order, run });
         runs.set(arm.key, [...(runs.get(arm.key) ?? []), { round, order, run }]);
-        ctx.onProgress?.({ kind: 'round-arm-end', index, total: count.total, voice: arm.voice.name, condition: arm.condition, round, state: run.state, ...(run.message ? { message: run.message } : {}) });
+        ctx.onProgress?.({
+          kind: 'round-arm-end',
+          index,
+          total: count.total,
+          voice: arm.voice.name,
+          condition: arm.condition,
+          round,
+          state: run.state,
+          ...(run.message ? { message: run.message } : {}),
+        });
         ran.push(armLabel(arm));
       },
     });
@@ -121,7 +187,8 @@ export function heldFromResume(plan: Pick<Plan, 'arms' | 'resumed'>): Array<Roun
     for (const voice of voices) {
       const arms = plan.arms.filter((a) => a.voice.name === voice);
       const mine = held.filter((e) => e.round === round && arms.some((a) => a.key === e.key));
-      const failedBefore = (key: string): boolean => held.some((e) => e.key === key && e.round < round && runFailed(e.run));
+      const failedBefore = (key: string): boolean =>
+        held.some((e) => e.key === key && e.round < round && runFailed(e.run));
       const whole = arms.every((a) => mine.some((e) => e.key === a.key) || failedBefore(a.key));
       if (whole) kept.push(...mine);
     }
@@ -139,7 +206,12 @@ export async function executeRounds(plan: Plan, ctx: ExecuteContext): Promise<Ex
   const precision: { target?: PrecisionTarget } = {};
   for (let round = 1; ; round += 1) {
     if (round > plan.rounds) {
-      const stop = stopReason(plan, runs, round - 1, performance.now() - ctx.startedMs, roundMs, precision);
+      const stop = stopReason(
+        plan,
+        runs,
+        { done: round - 1, elapsedMs: performance.now() - ctx.startedMs, roundMs },
+        precision,
+      );
       if (stop) return { runs, order, stop };
       count.total += plan.arms.length;
     }

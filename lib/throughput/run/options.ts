@@ -7,13 +7,33 @@ import type { WorkerAdapter } from '../../workers/worker.js';
 
 export type Progress =
   /** The voices, and where each is: `from` --voices-dir, ./voices, the cache, or the cache's synthetic folder. */
-  | { kind: 'voices'; voices: Array<{ name: string; synthetic: boolean; standsInFor?: string; from?: string; dir?: string }> }
+  | {
+      kind: 'voices';
+      voices: Array<{ name: string; synthetic: boolean; standsInFor?: string; from?: string; dir?: string }>;
+    }
   | { kind: 'start'; header: Pick<Archive, 'protocole' | 'coeurs' | 'machine_detail' | 'voix'> }
   /** One arm in one round starts; `index` of `total` counts arm-rounds over the whole run. */
-  | { kind: 'arm-start'; index: number; total: number; voice: string; condition: Condition; round: number; rounds: number }
+  | {
+      kind: 'arm-start';
+      index: number;
+      total: number;
+      voice: string;
+      condition: Condition;
+      round: number;
+      rounds: number;
+    }
   | { kind: 'pass'; index: number; total: number; pass: number; passes: number }
   /** That arm-round ended (its state: 'done' or why not). */
-  | { kind: 'round-arm-end'; index: number; total: number; voice: string; condition: Condition; round: number; state: string; message?: string }
+  | {
+      kind: 'round-arm-end';
+      index: number;
+      total: number;
+      voice: string;
+      condition: Condition;
+      round: number;
+      state: string;
+      message?: string;
+    }
   /** Every round ran: each arm, whole, once, in plan order. */
   | { kind: 'arm-end'; index: number; total: number; arm: ArmRecord };
 
@@ -28,7 +48,10 @@ export interface RunArmsOptions {
   seed?: number;
   /** Within ±this % two layouts are called equivalent (default 6). */
   margin?: number;
-  /** After a pilot (the planned rounds, at least 6), run the rounds its spread calls for to bring every layout ratio's 95% interval within ±this % (or what the time allows). */
+  /**
+   * After a pilot (the planned rounds, at least 6), run the rounds its spread calls for to bring
+   * every layout ratio's 95% interval within ±this % (or what the time allows).
+   */
   precision?: number;
   /** The time budget, in minutes, within which rounds are added for --precision (default 30 when precision is asked). */
   maxMinutes?: number;

@@ -55,13 +55,11 @@ export interface Plan {
   date: Date;
 }
 
-
 function checkCount(value: number | undefined, option: string, min: number): void {
   if (value !== undefined && (!Number.isInteger(value) || value < min)) {
     throw new PiperParallelError('USAGE', `${option} must be a whole number >= ${min}, got ${value}`);
   }
 }
-
 
 /** The counts of the protocol: what was asked, else what the resumed run had, else the defaults. */
 function counts(options: RunArmsOptions, h: PartialHeader | undefined) {
@@ -72,29 +70,58 @@ function counts(options: RunArmsOptions, h: PartialHeader | undefined) {
   checkCount(options.rounds, '--rounds', 1);
   // One pass per arm per round: the more rounds, the more the interval's degrees of freedom.
   const rounds = options.rounds ?? h?.rounds ?? passes;
-  if (rounds > passes) throw new PiperParallelError('USAGE', `--rounds ${rounds} is more than the ${passes} passes to split between them; give at most ${passes} rounds, or more passes`);
+  if (rounds > passes)
+    throw new PiperParallelError(
+      'USAGE',
+      `--rounds ${rounds} is more than the ${passes} passes to split between them; give at most ${passes} rounds, or more passes`,
+    );
   // Drawn at random by default, so reruns do not repeat the same orders; archived and printed.
   const seed = options.seed ?? h?.seed ?? randomInt(1, 2 ** 31 - 1);
   checkCount(seed, '--seed', 0);
   const precisionPct = options.precision ?? h?.precisionPct ?? null;
-  if (precisionPct !== null && !(Number.isFinite(precisionPct) && precisionPct > 0)) throw new PiperParallelError('USAGE', `--precision must be a percentage above 0, got ${precisionPct}; e.g. --precision 5`);
+  if (precisionPct !== null && !(Number.isFinite(precisionPct) && precisionPct > 0))
+    throw new PiperParallelError(
+      'USAGE',
+      `--precision must be a percentage above 0, got ${precisionPct}; e.g. --precision 5`,
+    );
   const maxMinutes = options.maxMinutes ?? h?.maxMinutes ?? (precisionPct !== null ? 30 : null);
-  if (maxMinutes !== null && !(Number.isFinite(maxMinutes) && maxMinutes > 0)) throw new PiperParallelError('USAGE', `--max-minutes must be a number of minutes above 0, got ${maxMinutes}; e.g. --max-minutes 20`);
+  if (maxMinutes !== null && !(Number.isFinite(maxMinutes) && maxMinutes > 0))
+    throw new PiperParallelError(
+      'USAGE',
+      `--max-minutes must be a number of minutes above 0, got ${maxMinutes}; e.g. --max-minutes 20`,
+    );
   const marginPct = options.margin ?? h?.marginPct ?? DEFAULT_MARGIN_PCT;
-  if (!(Number.isFinite(marginPct) && marginPct > 0 && marginPct < 50)) throw new PiperParallelError('USAGE', `--margin must be a percentage between 0 and 50, got ${marginPct}; e.g. --margin 6`);
+  if (!(Number.isFinite(marginPct) && marginPct > 0 && marginPct < 50))
+    throw new PiperParallelError(
+      'USAGE',
+      `--margin must be a percentage between 0 and 50, got ${marginPct}; e.g. --margin 6`,
+    );
   const settleSeconds = options.settleSeconds ?? 30;
   checkCount(settleSeconds, '--settle', 0);
   return { passes, warmup, rounds, seed, precisionPct, maxMinutes, marginPct, settleSeconds };
 }
 
 /** The voices, resolved (built if synthetic and missing); a resumed run refuses a voice that changed. */
-async function planVoices(options: RunArmsOptions, places: VoicePlaces, h: PartialHeader | undefined): Promise<Plan['voices']> {
-  const chosen = h ? h.voices.map((v) => ({ name: v.name, standsInFor: v.standsInFor })) : options.voices ? options.voices.map((name) => ({ name, standsInFor: undefined as string | undefined })) : await defaultVoices(places);
+async function planVoices(
+  options: RunArmsOptions,
+  places: VoicePlaces,
+  h: PartialHeader | undefined,
+): Promise<Plan['voices']> {
+  const chosen = h
+    ? h.voices.map((v) => ({ name: v.name, standsInFor: v.standsInFor }))
+    : options.voices
+      ? options.voices.map((name) => ({ name, standsInFor: undefined as string | undefined }))
+      : await defaultVoices(places);
   const voices: Plan['voices'] = [];
-  for (const v of chosen) voices.push({ ...(await locateVoice(v.name, places)), ...(v.standsInFor ? { standsInFor: v.standsInFor } : {}) });
+  for (const v of chosen)
+    voices.push({ ...(await locateVoice(v.name, places)), ...(v.standsInFor ? { standsInFor: v.standsInFor } : {}) });
   for (const v of h?.voices ?? []) {
     const now = voices.find((x) => x.name === v.name);
-    if (now && now.sha256 !== v.sha256) throw new PiperParallelError('USAGE', `--resume: voice ${v.name} changed since the interrupted run (sha256 ${v.sha256.slice(0, 12)} then, ${now.sha256.slice(0, 12)} now); start a new run`);
+    if (now && now.sha256 !== v.sha256)
+      throw new PiperParallelError(
+        'USAGE',
+        `--resume: voice ${v.name} changed since the interrupted run (sha256 ${v.sha256.slice(0, 12)} then, ${now.sha256.slice(0, 12)} now); start a new run`,
+      );
   }
   return voices;
 }
@@ -103,20 +130,32 @@ async function planVoices(options: RunArmsOptions, places: VoicePlaces, h: Parti
  * The text phonemized once per voice, here, for every stream of every round; a line that
  * phonemizes to nothing is refused before any stream starts.
  */
-async function phonemizeText(lines: readonly string[], voices: readonly VoiceInfo[]): Promise<Map<string, PreparedText>> {
+async function phonemizeText(
+  lines: readonly string[],
+  voices: readonly VoiceInfo[],
+): Promise<Map<string, PreparedText>> {
   const out = new Map<string, PreparedText>();
   for (const v of voices) {
     const prepared = await prepareText(lines, v.config);
     const empty = lines.findIndex((line) => !prepared.sentences.some((s) => s.text === line.trim()));
     if (empty >= 0) {
-      throw new PiperParallelError('TEXT', `line ${empty + 1} of the text ("${lines[empty]?.slice(0, 40)}") phonemizes to nothing for ${v.name}; remove it or write it out in words`);
+      throw new PiperParallelError(
+        'TEXT',
+        `line ${empty + 1} of the text ("${lines[empty]?.slice(0, 40)}") phonemizes to nothing for ${v.name}; remove it or write it out in words`,
+      );
     }
     out.set(v.name, prepared);
   }
   return out;
 }
 
-function protocol(c: ReturnType<typeof counts>, text: TextSource, voices: Plan['voices'], conditions: Condition[], command: string): Archive['protocole'] {
+function protocol(
+  c: ReturnType<typeof counts>,
+  text: TextSource,
+  voices: Plan['voices'],
+  conditions: Condition[],
+  command: string,
+): Archive['protocole'] {
   return {
     source_du_texte: text.source,
     texte: { sha256: text.sha256, caracteres: text.characters, phrases: text.lines.length },
@@ -125,16 +164,20 @@ function protocol(c: ReturnType<typeof counts>, text: TextSource, voices: Plan['
     conditions,
     dimensions: { voix: voices.map((v) => v.name), conditions: conditions.length },
     synchronisation:
-      'process: the parent waits for every stream to report ready, then sends one start instant on the system monotonic clock a few ms ahead; each stream sleeps then spins until it. thread: the streams meet on a SharedArrayBuffer barrier (Atomics)',
-    pourquoi_barriere: 'without a common start, a stream that finishes early measures a free machine, and the figure is wrong in the flattering direction',
+      'process: the parent waits for every stream to report ready, then sends one start instant on ' +
+      'the system monotonic clock a few ms ahead; each stream sleeps then spins until it. thread: ' +
+      'the streams meet on a SharedArrayBuffer barrier (Atomics)',
+    pourquoi_barriere:
+      'without a common start, a stream that finishes early measures a free machine, and the figure is wrong in the flattering direction',
     controle: [
       'cpu_max: every stream max CPU% < 110 x T',
       'cpu_sum: for K >= 2, sum of median CPU% > 75 x min(sum over streams of min(T, cores the stream may use), cores)',
       'affinity: pinned, one core each on min(K, cores) distinct cores; free, every stream sees every core (in every round)',
       'start_skew: for K >= 2, largest start skew <= 2% of the median pass compute time',
-      'overlap: for K >= 2, in every timed pass all K streams computed together for >= 75% of its span (latest start to earliest end, over first start to last end)',
+      'overlap: for K >= 2, in every timed pass all K streams computed together for >= 75% of its ' +
+        'span (latest start to earliest end, over first start to last end)',
       "outside_load: other programs used at most 10% of one core during the arm's timed passes, on the cores the run may use",
-      'memory: no page swapped during the arm (/proc/vmstat pswpin + pswpout) and at most 64 major page faults in the streams\' timed passes',
+      "memory: no page swapped during the arm (/proc/vmstat pswpin + pswpout) and at most 64 major page faults in the streams' timed passes",
     ],
     commande: command,
     session_onnxruntime: PIPER_SESSION_LABEL,
@@ -150,8 +193,16 @@ function protocol(c: ReturnType<typeof counts>, text: TextSource, voices: Plan['
 function checkEngines(conditions: readonly Condition[]): void {
   for (const c of conditions) {
     if (engineOf(c) !== 'sherpa') continue;
-    if (scopeOf(c) !== 'text') throw new PiperParallelError('USAGE', 'a condition runs sherpa-onnx at scope model: it phonemizes inside its own call; give it portee: \'text\'');
-    if (c.isolation === 'thread') throw new PiperParallelError('USAGE', `a condition runs sherpa-onnx in a thread: ${SHERPA_THREAD_REFUSAL}; give it isolation: 'process'`);
+    if (scopeOf(c) !== 'text')
+      throw new PiperParallelError(
+        'USAGE',
+        "a condition runs sherpa-onnx at scope model: it phonemizes inside its own call; give it portee: 'text'",
+      );
+    if (c.isolation === 'thread')
+      throw new PiperParallelError(
+        'USAGE',
+        `a condition runs sherpa-onnx in a thread: ${SHERPA_THREAD_REFUSAL}; give it isolation: 'process'`,
+      );
   }
 }
 
@@ -164,14 +215,38 @@ export async function planRun(options: RunArmsOptions): Promise<Plan> {
   // A resumed run's archives live beside its .partial folder unless told otherwise.
   const outDir = path.resolve(options.outDir ?? (resumed ? path.dirname(path.dirname(resumed.file)) : 'measurements'));
   const places = voicePlaces(options.voicesDir);
-  const choice = { streams: options.streams, threads: options.threads, affinity: options.affinity, isolation: options.isolation, engine: options.engine, scope: options.scope };
-  const conditionsAsked = options.conditions ?? (Object.values(choice).some((v) => v !== undefined) ? expandConditions(choice) : undefined);
+  const choice = {
+    streams: options.streams,
+    threads: options.threads,
+    affinity: options.affinity,
+    isolation: options.isolation,
+    engine: options.engine,
+    scope: options.scope,
+  };
+  const conditionsAsked =
+    options.conditions ?? (Object.values(choice).some((v) => v !== undefined) ? expandConditions(choice) : undefined);
   if (options.conditions) checkEngines(options.conditions);
   const conditions = conditionsAsked ?? h?.conditions ?? expandConditions({});
-  const text = h && !options.textFile && !options.lines ? { source: h.text.source, lines: h.text.lines, ...fingerprint(h.text.lines) } : await loadText(options.textFile, options.lines);
+  const text =
+    h && !options.textFile && !options.lines
+      ? { source: h.text.source, lines: h.text.lines, ...fingerprint(h.text.lines) }
+      : await loadText(options.textFile, options.lines);
   if (h) {
-    const differs = resumeDifferences(h, { passes: options.passes, warmup: options.warmup, rounds: options.rounds, seed: options.seed, conditions: conditionsAsked, voices: options.voices, textSha256: options.textFile || options.lines ? text.sha256 : undefined });
-    if (differs.length > 0) throw new PiperParallelError('USAGE', `--resume ${resumed?.file}: this command differs from the interrupted run (${differs.join('; ')}); resume with the same options, or with --resume alone`);
+    const differs = resumeDifferences(h, {
+      passes: options.passes,
+      warmup: options.warmup,
+      rounds: options.rounds,
+      seed: options.seed,
+      conditions: conditionsAsked,
+      voices: options.voices,
+      textSha256: options.textFile || options.lines ? text.sha256 : undefined,
+    });
+    if (differs.length > 0)
+      throw new PiperParallelError(
+        'USAGE',
+        `--resume ${resumed?.file}: this command differs from the interrupted run (${differs.join('; ')}); ` +
+          `resume with the same options, or with --resume alone`,
+      );
   }
   await checkWritable(outDir);
   const voices = await planVoices(options, places, h);
@@ -181,10 +256,16 @@ export async function planRun(options: RunArmsOptions): Promise<Plan> {
   const engines = await planEngines(conditions, voices, text.lines[0] ?? '');
   const machine = await machineBlock();
   if (h && h.machine !== machineFingerprint(machine)) {
-    throw new PiperParallelError('USAGE', `--resume: the interrupted run was on another machine (${h.machine}; this one is ${machineFingerprint(machine)}); start a new run`);
+    throw new PiperParallelError(
+      'USAGE',
+      `--resume: the interrupted run was on another machine (${h.machine}; this one is ${machineFingerprint(machine)}); start a new run`,
+    );
   }
   const date = h ? new Date(h.date_utc) : (options.now ?? (() => new Date()))();
-  const protocole = { ...protocol(c, text, voices, conditions, h?.command ?? options.command ?? 'runArms()'), moteurs: engines.moteurs };
+  const protocole = {
+    ...protocol(c, text, voices, conditions, h?.command ?? options.command ?? 'runArms()'),
+    moteurs: engines.moteurs,
+  };
   const header: PartialHeader = {
     base: h?.base ?? archiveBaseName(date),
     date_utc: date.toISOString(),
@@ -198,12 +279,33 @@ export async function planRun(options: RunArmsOptions): Promise<Plan> {
     marginPct: c.marginPct,
     conditions,
     text: { source: text.source, lines: text.lines, sha256: text.sha256 },
-    voices: voices.map((v) => ({ name: v.name, sha256: v.sha256, ...(v.standsInFor ? { standsInFor: v.standsInFor } : {}) })),
+    voices: voices.map((v) => ({
+      name: v.name,
+      sha256: v.sha256,
+      ...(v.standsInFor ? { standsInFor: v.standsInFor } : {}),
+    })),
     command: protocole.commande,
     label: h?.label ?? label,
   };
-  const arms = voices.flatMap((voice) => conditions.map((condition) => ({ key: conditionKey(voice.name, condition), voice, condition })));
-  return { ...c, outDir, text, prepared, engines, voices, conditions, arms, cores: allowedCores(), machine, protocole, header, resumed, date };
+  const arms = voices.flatMap((voice) =>
+    conditions.map((condition) => ({ key: conditionKey(voice.name, condition), voice, condition })),
+  );
+  return {
+    ...c,
+    outDir,
+    text,
+    prepared,
+    engines,
+    voices,
+    conditions,
+    arms,
+    cores: allowedCores(),
+    machine,
+    protocole,
+    header,
+    resumed,
+    date,
+  };
 }
 
 export { defaultVoices };

@@ -34,30 +34,64 @@ export interface PrecisionTarget {
 }
 
 /** From the pilot rounds only (a resumed run may hold later ones): the rounds to reach. */
-function targetFromPilot(plan: Plan, runs: ReadonlyMap<string, RoundRun[]>, pct: number, pilotRounds: number): PrecisionTarget {
+function targetFromPilot(
+  plan: Plan,
+  runs: ReadonlyMap<string, RoundRun[]>,
+  pct: number,
+  pilotRounds: number,
+): PrecisionTarget {
   const pilot = new Map([...runs].map(([k, r]) => [k, r.filter((x) => x.round <= pilotRounds)]));
-  const verdict = buildVerdict(recordArms(plan.arms, pilot, plan.cores), plan.cores.length, { marginPct: plan.marginPct, engines: plan.protocole.moteurs });
-  const pairs = [...verdict.comparaisons.flatMap((c) => c.paires), ...(verdict.moteurs ?? []).flatMap((m) => (m.paire ? [m.paire] : []))];
-  const needs = pairs.flatMap((p) => (p.rapport && p.rapport_ic95 ? [roundsNeeded(pilotRounds, Math.log(p.rapport_ic95[1] / p.rapport), pct)] : []));
+  const verdict = buildVerdict(recordArms(plan.arms, pilot, plan.cores), plan.cores.length, {
+    marginPct: plan.marginPct,
+    engines: plan.protocole.moteurs,
+  });
+  const pairs = [
+    ...verdict.comparaisons.flatMap((c) => c.paires),
+    ...(verdict.moteurs ?? []).flatMap((m) => (m.paire ? [m.paire] : [])),
+  ];
+  const needs = pairs.flatMap((p) =>
+    p.rapport && p.rapport_ic95 ? [roundsNeeded(pilotRounds, Math.log(p.rapport_ic95[1] / p.rapport), pct)] : [],
+  );
   return { rounds: Math.min(MAX_ROUNDS, Math.max(pilotRounds, ...needs)), ratios: needs.length };
 }
 
 /** Past the planned rounds: stop, and why, or undefined to run one more. `state` keeps the target once set. */
-export function stopReason(plan: Plan, runs: ReadonlyMap<string, RoundRun[]>, done: number, elapsedMs: number, roundMs: readonly number[], state: { target?: PrecisionTarget }): Archive['arret'] | undefined {
-  if (plan.precisionPct === null) return { raison: 'planned', manches: done, detail: `the ${done} planned round(s) ran` };
+export function stopReason(
+  plan: Plan,
+  runs: ReadonlyMap<string, RoundRun[]>,
+  { done, elapsedMs, roundMs }: { done: number; elapsedMs: number; roundMs: readonly number[] },
+  state: { target?: PrecisionTarget },
+): Archive['arret'] | undefined {
+  if (plan.precisionPct === null)
+    return { raison: 'planned', manches: done, detail: `the ${done} planned round(s) ran` };
   const pct = plan.precisionPct;
   const pilotRounds = Math.max(plan.rounds, MIN_PILOT_ROUNDS);
   const nextMs = roundMs.reduce((a, b) => a + b, 0) / Math.max(1, roundMs.length);
   const budgetMs = (plan.maxMinutes ?? 30) * 60_000;
   const overBudget = elapsedMs + nextMs > budgetMs;
   const budgetText = `another round (about ${Math.round(nextMs / 1000)} s) would pass the ${plan.maxMinutes ?? 30}-minute budget after ${done}`;
-  if (done < pilotRounds) return overBudget ? { raison: 'time', manches: done, detail: `the --precision pilot needs ${pilotRounds} rounds; ${budgetText}` } : undefined;
+  if (done < pilotRounds)
+    return overBudget
+      ? { raison: 'time', manches: done, detail: `the --precision pilot needs ${pilotRounds} rounds; ${budgetText}` }
+      : undefined;
   state.target ??= targetFromPilot(plan, runs, pct, pilotRounds);
   const { target } = state;
   // Nothing to refine is no precision reached: say so rather than call it precise.
-  if (target.ratios === 0) return { raison: 'planned', manches: done, detail: `${done} round(s) ran; no layout ratio to refine (fewer than two layouts held their controls for any voice and K)` };
-  const rule = `the ${pilotRounds}-round pilot's spread called for ${target.rounds} round(s) to bring every layout ratio's 95% interval within ±${pct}% (two-stage rule: no interval looked at after the pilot)`;
-  if (done >= target.rounds) return { raison: 'precise', manches: done, detail: `${done} round(s): ${rule}${target.rounds >= MAX_ROUNDS ? `, capped at ${MAX_ROUNDS}` : ''}` };
+  if (target.ratios === 0)
+    return {
+      raison: 'planned',
+      manches: done,
+      detail: `${done} round(s) ran; no layout ratio to refine (fewer than two layouts held their controls for any voice and K)`,
+    };
+  const rule =
+    `the ${pilotRounds}-round pilot's spread called for ${target.rounds} round(s) to bring every ` +
+    `layout ratio's 95% interval within ±${pct}% (two-stage rule: no interval looked at after the pilot)`;
+  if (done >= target.rounds)
+    return {
+      raison: 'precise',
+      manches: done,
+      detail: `${done} round(s): ${rule}${target.rounds >= MAX_ROUNDS ? `, capped at ${MAX_ROUNDS}` : ''}`,
+    };
   if (overBudget) return { raison: 'time', manches: done, detail: `${rule}; ${budgetText}` };
   return undefined;
 }

@@ -13,7 +13,13 @@ import { recordArms } from './rounds.js';
 
 /** The voices as the archive lists them. */
 export function archiveVoices(plan: Plan): Archive['voix'] {
-  return plan.voices.map((v) => ({ nom: v.name, synthetique: v.synthetic, sha256: v.sha256, taille_octets: v.sizeBytes, frequence_hz: v.config.audio.sample_rate }));
+  return plan.voices.map((v) => ({
+    nom: v.name,
+    synthetique: v.synthetic,
+    sha256: v.sha256,
+    taille_octets: v.sizeBytes,
+    frequence_hz: v.config.audio.sample_rate,
+  }));
 }
 
 function archiveOf(plan: Plan, executed: Executed): Archive {
@@ -45,14 +51,29 @@ function archiveOf(plan: Plan, executed: Executed): Archive {
 }
 
 /** Build the archive, tell each arm, write it exclusively; on a write error the partial file keeps everything. */
-export async function publishRun(plan: Plan, executed: Executed, partial: PartialLog, o: { files?: ArchiveFiles; onProgress?: (e: Progress) => void }): Promise<RunResult> {
+export async function publishRun(
+  plan: Plan,
+  executed: Executed,
+  partial: PartialLog,
+  o: { files?: ArchiveFiles; onProgress?: (e: Progress) => void },
+): Promise<RunResult> {
   const archive = archiveOf(plan, executed);
   archive.bras.forEach((arm, i) => o.onProgress?.({ kind: 'arm-end', index: i + 1, total: archive.bras.length, arm }));
   let file: string;
   try {
-    file = await writeExclusive(plan.outDir, plan.header.base, `${JSON.stringify(archive, null, 2)}\n`, '.json', o.files);
+    file = await writeExclusive(
+      plan.outDir,
+      plan.header.base,
+      `${JSON.stringify(archive, null, 2)}\n`,
+      '.json',
+      o.files,
+    );
   } catch (err) {
-    throw new PiperParallelError('ARCHIVE', `${(err as Error).message}; every finished arm is still in ${partial.file}`, { cause: err });
+    throw new PiperParallelError(
+      'ARCHIVE',
+      `${(err as Error).message}; every finished arm is still in ${partial.file}`,
+      { cause: err },
+    );
   }
   await partial.remove();
   return { archive, path: file };

@@ -1,6 +1,22 @@
 import type { ArmRecord, ChildRecordOut, Condition, PassRecord } from '../schema.js';
-import { affinityControl, cpuMaxControl, cpuSumControl, memoryControl, outsideLoadControl, overlapControl, skewControl, type Control } from '../../measure/controls.js';
-import { distribution, logMeanInterval, median, MIN_PASSES_FOR_SPREAD, summarize, upperControlLimit } from '../../measure/stats.js';
+import {
+  affinityControl,
+  cpuMaxControl,
+  cpuSumControl,
+  memoryControl,
+  outsideLoadControl,
+  overlapControl,
+  skewControl,
+  type Control,
+} from '../../measure/controls.js';
+import {
+  distribution,
+  logMeanInterval,
+  median,
+  MIN_PASSES_FOR_SPREAD,
+  summarize,
+  upperControlLimit,
+} from '../../measure/stats.js';
 import { outsideCoresOver } from '../../measure/system-cpu.js';
 import type { ArmRun, ChildRecord, PassSync } from './arm.js';
 import type { PassMessage } from '../../workers/messages.js';
@@ -12,7 +28,8 @@ function sumOrNull(values: ReadonlyArray<number | null>): number | null {
 }
 
 const positive = (x: number): boolean => Number.isFinite(x) && x > 0;
-const finite = (values: ReadonlyArray<number | null>): number[] => values.filter((v): v is number => v !== null && Number.isFinite(v));
+const finite = (values: ReadonlyArray<number | null>): number[] =>
+  values.filter((v): v is number => v !== null && Number.isFinite(v));
 
 function passRecord(m: PassMessage & { round?: number }): PassRecord {
   const measured = positive(m.computeSeconds) && positive(m.audioSeconds);
@@ -39,7 +56,9 @@ function invalidPass(rang: number, m: PassMessage): string | undefined {
     positive(m.computeSeconds) ? '' : `${m.computeSeconds} s of compute`,
     positive(m.audioSeconds) ? '' : `${m.audioSeconds} s of audio`,
   ].filter(Boolean);
-  return bad.length > 0 ? `stream ${rang} pass ${m.pass} measured ${bad.join(' and ')}, so it has no throughput; check the voice and the text` : undefined;
+  return bad.length > 0
+    ? `stream ${rang} pass ${m.pass} measured ${bad.join(' and ')}, so it has no throughput; check the voice and the text`
+    : undefined;
 }
 
 function childRecord(c: ChildRecord): ChildRecordOut {
@@ -56,7 +75,10 @@ function childRecord(c: ChildRecord): ChildRecordOut {
     phonemisation_s: c.loaded?.phonemizeSeconds ?? null,
     phrases: c.loaded?.sentences ?? null,
     phonemes_manquants: c.loaded?.missingPhonemes ?? {},
-    rss_pic_octets: c.passes.reduce<number | null>((m, p) => (p.peakRssBytes === undefined ? m : Math.max(m ?? 0, p.peakRssBytes)), null),
+    rss_pic_octets: c.passes.reduce<number | null>(
+      (m, p) => (p.peakRssBytes === undefined ? m : Math.max(m ?? 0, p.peakRssBytes)),
+      null,
+    ),
     echauffement: warm,
     passes: timed,
     resume: {
@@ -92,13 +114,17 @@ function byRound(rounds: number, values: ReadonlyArray<{ round: number; value: n
 /** The centre an interval of logs is built around; null with no value. */
 function geometricMean(values: readonly number[]): number | null {
   const logs = values.filter((v) => v > 0).map(Math.log);
-  return logs.length === 0 || logs.length < values.length ? null : Math.exp(logs.reduce((a, b) => a + b, 0) / logs.length);
+  return logs.length === 0 || logs.length < values.length
+    ? null
+    : Math.exp(logs.reduce((a, b) => a + b, 0) / logs.length);
 }
 
 /** The between-round 95% interval (t on the logs of the round figures), set around `point`. */
 function around(point: number | null, perRound: ReadonlyArray<number | null>): [number, number] | null {
   const interval = logMeanInterval(perRound.filter((v): v is number => v !== null));
-  return point === null || interval === null ? null : [point * Math.exp(-interval.halfWidth), point * Math.exp(interval.halfWidth)];
+  return point === null || interval === null
+    ? null
+    : [point * Math.exp(-interval.halfWidth), point * Math.exp(interval.halfWidth)];
 }
 
 /** The speech a pass produced: every stream's audio, and its span from first start to last end. */
@@ -108,26 +134,46 @@ function passSpan(children: readonly ChildRecord[], s: PassSync): { audio: numbe
   return { audio, spanSeconds: Number.isFinite(spanSeconds) ? spanSeconds : 0 };
 }
 
-function armControls(run: ArmRun, id: ArmIdentity, enfants: ChildRecordOut[], complete: boolean): { controls: Control[]; affinity: Control | undefined } {
+function armControls(
+  run: ArmRun,
+  id: ArmIdentity,
+  enfants: ChildRecordOut[],
+  complete: boolean,
+): { controls: Control[]; affinity: Control | undefined } {
   const { condition } = id;
   const seen = enfants.map((e) => e.affinite_effective);
   const controls: Control[] = [];
   if (complete) {
-    controls.push(cpuMaxControl(enfants.map((e) => e.resume.cpu_pourcent.max), condition.fils));
+    controls.push(
+      cpuMaxControl(
+        enfants.map((e) => e.resume.cpu_pourcent.max),
+        condition.fils,
+      ),
+    );
     // A stream can use at most its threads, and at most the cores it may run on (one when pinned).
     const usable = seen.map((s) => Math.min(condition.fils, s.length > 0 ? s.length : id.allCores.length));
-    const sum = cpuSumControl(enfants.map((e) => e.resume.cpu_pourcent.mediane), usable, id.allCores.length);
+    const sum = cpuSumControl(
+      enfants.map((e) => e.resume.cpu_pourcent.mediane),
+      usable,
+      id.allCores.length,
+    );
     if (sum) controls.push(sum);
   }
   // Every round started its own streams: each round's pinning must hold, not only the first's.
   const seenByRound = run.rounds?.map((r) => r.seen) ?? [seen];
-  const affinities = seenByRound.every((s) => s.length > 0 && s.every((c) => c.length > 0)) ? seenByRound.map((s) => affinityControl(s, condition.affinite, id.allCores)) : [];
+  const affinities = seenByRound.every((s) => s.length > 0 && s.every((c) => c.length > 0))
+    ? seenByRound.map((s) => affinityControl(s, condition.affinite, id.allCores))
+    : [];
   const affinity = affinities.find((c) => !c.held) ?? affinities[0];
   if (affinity) controls.push(affinity);
   if (complete) {
     const timedSync = run.sync.filter((s) => !s.warmup);
     const medianCompute = median(enfants.flatMap((e) => e.passes.map((p) => p.temps_calcul_s)));
-    const skew = skewControl(timedSync.map((s) => s.skewMs), medianCompute, condition.flux);
+    const skew = skewControl(
+      timedSync.map((s) => s.skewMs),
+      medianCompute,
+      condition.flux,
+    );
     if (skew) controls.push(skew);
     const overlap = overlapControl(timedSync, condition.flux);
     if (overlap) controls.push(overlap);
@@ -156,7 +202,9 @@ export function timedMajorFaults(c: ChildRecord): number | null {
 
 /** What is wrong with the run's passes: one message per pass with no compute or no audio. */
 export function invalidPasses(run: ArmRun): string[] {
-  return run.children.flatMap((c) => c.passes.map((p) => invalidPass(c.rang, p))).filter((m): m is string => m !== undefined);
+  return run.children
+    .flatMap((c) => c.passes.map((p) => invalidPass(c.rang, p)))
+    .filter((m): m is string => m !== undefined);
 }
 
 /** A run that did not finish, or finished with a pass that measured nothing: its arm fails. */
@@ -166,11 +214,17 @@ export function runFailed(run: ArmRun): boolean {
 
 /** Turn a worker run into the archived arm, with its statistics and controls. */
 /** Median share of the timed passes spent phonemizing, at scope text only (null where the engine hides it). */
-function phonemizeShare(enfants: ChildRecordOut[], condition: ArmIdentity['condition']): Pick<ArmRecord, 'part_phonemisation'> {
+function phonemizeShare(
+  enfants: ChildRecordOut[],
+  condition: ArmIdentity['condition'],
+): Pick<ArmRecord, 'part_phonemisation'> {
   if (scopeOf(condition) !== 'text') return {};
   const passes = enfants.flatMap((e) => e.passes);
-  if (passes.some((p) => p.phonemisation_s === null || p.phonemisation_s === undefined)) return { part_phonemisation: null };
-  const shares = passes.flatMap((p) => (positive(p.temps_calcul_s) ? [(p.phonemisation_s as number) / p.temps_calcul_s] : []));
+  if (passes.some((p) => p.phonemisation_s === null || p.phonemisation_s === undefined))
+    return { part_phonemisation: null };
+  const shares = passes.flatMap((p) =>
+    positive(p.temps_calcul_s) ? [(p.phonemisation_s as number) / p.temps_calcul_s] : [],
+  );
   return { part_phonemisation: shares.length > 0 ? median(shares) : null };
 }
 
@@ -183,17 +237,32 @@ export function armRecord(run: ArmRun, id: ArmIdentity): ArmRecord {
   const { controls, affinity } = armControls(run, id, enfants, complete);
   const spans = run.sync.map((s) => ({ s, ...passSpan(run.children, s) }));
   // Aggregate of each timed pass: only passes every stream finished, and that measured something.
-  const counted = spans.filter(({ s, audio, spanSeconds }) => !s.warmup && s.endsMs.length === enfants.length && positive(audio) && positive(spanSeconds));
+  const counted = spans.filter(
+    ({ s, audio, spanSeconds }) =>
+      !s.warmup && s.endsMs.length === enfants.length && positive(audio) && positive(spanSeconds),
+  );
   const perPass = counted.map(({ audio, spanSeconds }) => audio / spanSeconds);
   const perPassMedian = perPass.length > 0 ? median(perPass) : null;
   const iqr = distribution(perPass).iqr;
   // With too few passes a spread means nothing: unknown, and so NOISY.
-  const relativeSpread = perPassMedian && iqr !== null && perPass.length >= MIN_PASSES_FOR_SPREAD ? iqr / perPassMedian : null;
+  const relativeSpread =
+    perPassMedian && iqr !== null && perPass.length >= MIN_PASSES_FOR_SPREAD ? iqr / perPassMedian : null;
   const perStream = enfants.map((e) => e.resume.ratio.mediane);
   const rounds = Math.max(1, ...spans.map(({ s }) => s.round ?? 1));
-  const perRound = byRound(rounds, counted.map(({ s, audio, spanSeconds }) => ({ round: s.round ?? 1, value: audio / spanSeconds })));
+  const perRound = byRound(
+    rounds,
+    counted.map(({ s, audio, spanSeconds }) => ({ round: s.round ?? 1, value: audio / spanSeconds })),
+  );
   const centre = geometricMean(perRound.filter((v): v is number => v !== null));
-  const streamIntervals = enfants.map((e, i) => around(perStream[i] ?? null, byRound(rounds, e.passes.flatMap((p) => (p.ratio === null ? [] : [{ round: p.manche, value: p.ratio }])))));
+  const streamIntervals = enfants.map((e, i) =>
+    around(
+      perStream[i] ?? null,
+      byRound(
+        rounds,
+        e.passes.flatMap((p) => (p.ratio === null ? [] : [{ round: p.manche, value: p.ratio }])),
+      ),
+    ),
+  );
   return {
     voix: id.voice.name,
     voix_synthetique: id.voice.synthetic,
@@ -233,7 +302,12 @@ export function armRecord(run: ArmRun, id: ArmIdentity): ArmRecord {
     debit_par_flux_ic95: streamIntervals,
     dispersion_relative: relativeSpread,
     bruyant: relativeSpread === null || relativeSpread > 0.1,
-    manches: (run.rounds ?? [{ round: 1, order: 1, state: run.state, wallSeconds: run.wallSeconds }]).map((r) => ({ manche: r.round, ordre: r.order, etat: r.state, mural_s: r.wallSeconds })),
+    manches: (run.rounds ?? [{ round: 1, order: 1, state: run.state, wallSeconds: run.wallSeconds }]).map((r) => ({
+      manche: r.round,
+      ordre: r.order,
+      etat: r.state,
+      mural_s: r.wallSeconds,
+    })),
     cpu_somme_medianes: sumOrNull(enfants.map((e) => e.resume.cpu_pourcent.mediane)),
     controles: controls,
     // An arm that did not finish, or whose controls were not all taken, does not hold.

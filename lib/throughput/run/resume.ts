@@ -34,19 +34,38 @@ export interface PartialRun {
   rounds: Map<string, RoundRun & { key: string }>;
 }
 
-const RoundLineSchema = z.object({ kind: z.literal('round'), key: z.string(), round: z.number().int().positive(), order: z.number().int().positive(), run: ArmRunSchema });
+const RoundLineSchema = z.object({
+  kind: z.literal('round'),
+  key: z.string(),
+  round: z.number().int().positive(),
+  order: z.number().int().positive(),
+  run: ArmRunSchema,
+});
 
 /** Read a partial file; a last line cut off by a crash is ignored, anything else broken is refused. */
 export async function readPartial(file: string): Promise<PartialRun> {
   const parsed = await readPartialLines(file);
   const [first, ...rest] = parsed as Array<{ kind?: string; header?: unknown }>;
   const header = PartialHeaderSchema.safeParse(first?.kind === 'header' ? first.header : undefined);
-  if (!header.success) throw new PiperParallelError('USAGE', `--resume ${file} has no valid header line (a partial file of this version of piper-parallel?); start a new run`);
+  if (!header.success)
+    throw new PiperParallelError(
+      'USAGE',
+      `--resume ${file} has no valid header line (a partial file of this version of piper-parallel?); start a new run`,
+    );
   const rounds = new Map<string, RoundRun & { key: string }>();
   for (const r of rest) {
     const line = RoundLineSchema.safeParse(r);
-    if (!line.success) throw new PiperParallelError('USAGE', `--resume ${file} holds a line that is not an arm's round; the file is damaged`);
-    rounds.set(`${line.data.key}#${line.data.round}`, { key: line.data.key, round: line.data.round, order: line.data.order, run: toArmRun(line.data.run) });
+    if (!line.success)
+      throw new PiperParallelError(
+        'USAGE',
+        `--resume ${file} holds a line that is not an arm's round; the file is damaged`,
+      );
+    rounds.set(`${line.data.key}#${line.data.round}`, {
+      key: line.data.key,
+      round: line.data.round,
+      order: line.data.order,
+      run: toArmRun(line.data.run),
+    });
   }
   return { file, header: header.data, rounds };
 }
@@ -68,8 +87,10 @@ export function resumeDifferences(h: PartialHeader, r: Requested): string[] {
   if (r.warmup !== undefined && r.warmup !== h.warmup) out.push(`--warmup ${h.warmup} then, ${r.warmup} now`);
   if (r.rounds !== undefined && r.rounds !== h.rounds) out.push(`--rounds ${h.rounds} then, ${r.rounds} now`);
   if (r.seed !== undefined && r.seed !== h.seed) out.push(`--seed ${h.seed} then, ${r.seed} now`);
-  if (r.conditions !== undefined && JSON.stringify(r.conditions) !== JSON.stringify(h.conditions)) out.push('other conditions (--streams/--threads/--affinity/--isolation)');
-  if (r.voices !== undefined && JSON.stringify(r.voices) !== JSON.stringify(h.voices.map((v) => v.name))) out.push(`voices ${h.voices.map((v) => v.name).join(',')} then, ${r.voices.join(',')} now`);
+  if (r.conditions !== undefined && JSON.stringify(r.conditions) !== JSON.stringify(h.conditions))
+    out.push('other conditions (--streams/--threads/--affinity/--isolation)');
+  if (r.voices !== undefined && JSON.stringify(r.voices) !== JSON.stringify(h.voices.map((v) => v.name)))
+    out.push(`voices ${h.voices.map((v) => v.name).join(',')} then, ${r.voices.join(',')} now`);
   if (r.textSha256 !== undefined && r.textSha256 !== h.text.sha256) out.push('another text');
   return out;
 }

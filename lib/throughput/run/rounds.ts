@@ -28,7 +28,8 @@ export function mergeRounds(roundRuns: readonly RoundRun[]): ArmRun {
       for (const p of c?.passes ?? []) merged.passes.push({ ...p, pass: p.pass + offset, round });
     }
     for (const s of run.sync) sync.push({ ...s, pass: s.pass + offset, round });
-    offset += 1 + Math.max(-1, ...run.sync.map((s) => s.pass), ...run.children.flatMap((c) => c.passes.map((p) => p.pass)));
+    offset +=
+      1 + Math.max(-1, ...run.sync.map((s) => s.pass), ...run.children.flatMap((c) => c.passes.map((p) => p.pass)));
   }
   const failed = sorted.find((r) => r.run.state !== 'done');
   return {
@@ -39,16 +40,32 @@ export function mergeRounds(roundRuns: readonly RoundRun[]): ArmRun {
     timedCpu: sorted.flatMap((r) => r.run.timedCpu),
     // Unreadable in any round is unknown for the arm; a round from before it was read (a resumed
     // partial file) leaves the arm without the figure, as it was measured then.
-    swapPages: sorted.some((r) => r.run.swapPages === undefined) ? undefined : sorted.some((r) => r.run.swapPages === null) ? null : sorted.reduce((n, r) => n + (r.run.swapPages ?? 0), 0),
+    swapPages: sorted.some((r) => r.run.swapPages === undefined)
+      ? undefined
+      : sorted.some((r) => r.run.swapPages === null)
+        ? null
+        : sorted.reduce((n, r) => n + (r.run.swapPages ?? 0), 0),
     wallSeconds: sorted.reduce((sum, r) => sum + r.run.wallSeconds, 0),
-    rounds: sorted.map((r) => ({ round: r.round, order: r.order, state: r.run.state, wallSeconds: r.run.wallSeconds, seen: r.run.children.map((c) => c.loaded?.cores ?? []) })),
+    rounds: sorted.map((r) => ({
+      round: r.round,
+      order: r.order,
+      state: r.run.state,
+      wallSeconds: r.run.wallSeconds,
+      seen: r.run.children.map((c) => c.loaded?.cores ?? []),
+    })),
   };
 }
 
 /** Every arm of the plan that ran, as archived: its rounds merged, its figures and controls. */
-export function recordArms(arms: ReadonlyArray<{ key: string; voice: VoiceInfo; condition: Condition }>, runs: ReadonlyMap<string, RoundRun[]>, cores: number[]): ArmRecord[] {
+export function recordArms(
+  arms: ReadonlyArray<{ key: string; voice: VoiceInfo; condition: Condition }>,
+  runs: ReadonlyMap<string, RoundRun[]>,
+  cores: number[],
+): ArmRecord[] {
   return arms.flatMap((a) => {
     const r = runs.get(a.key) ?? [];
-    return r.length === 0 ? [] : [armRecord(mergeRounds(r), { voice: a.voice, condition: a.condition, allCores: cores })];
+    return r.length === 0
+      ? []
+      : [armRecord(mergeRounds(r), { voice: a.voice, condition: a.condition, allCores: cores })];
   });
 }

@@ -21,14 +21,40 @@ export type { Progress, RunArmsOptions, RunResult } from './options.js';
 export async function runArms(options: RunArmsOptions = {}): Promise<RunResult> {
   const startedMs = performance.now();
   const plan = await planRun(options);
-  options.onProgress?.({ kind: 'voices', voices: plan.voices.map((v) => ({ name: v.name, synthetic: v.synthetic, standsInFor: v.standsInFor, from: v.from, dir: path.dirname(v.onnxPath) })) });
+  options.onProgress?.({
+    kind: 'voices',
+    voices: plan.voices.map((v) => ({
+      name: v.name,
+      synthetic: v.synthetic,
+      standsInFor: v.standsInFor,
+      from: v.from,
+      dir: path.dirname(v.onnxPath),
+    })),
+  });
   // Only what the resumed run keeps counts as held: a voice's round cut off part-way is written again.
-  const partial = plan.resumed ? PartialLog.reopen(plan.resumed.file, heldFromResume(plan).map((e) => `${e.key}#${e.round}`)) : await PartialLog.create(plan.outDir, plan.header.base, plan.header);
+  const partial = plan.resumed
+    ? PartialLog.reopen(
+        plan.resumed.file,
+        heldFromResume(plan).map((e) => `${e.key}#${e.round}`),
+      )
+    : await PartialLog.create(plan.outDir, plan.header.base, plan.header);
   const sampler = options.cpuSampler ?? procCpuSampler(plan.cores);
-  if (plan.settleSeconds > 0) plan.machine.attente = await settle(plan.settleSeconds, plan.cores.length, { sampler, signal: options.signal });
-  options.onProgress?.({ kind: 'start', header: { protocole: plan.protocole, coeurs: plan.cores.length, machine_detail: plan.machine, voix: archiveVoices(plan) } });
+  if (plan.settleSeconds > 0)
+    plan.machine.attente = await settle(plan.settleSeconds, plan.cores.length, { sampler, signal: options.signal });
+  options.onProgress?.({
+    kind: 'start',
+    header: {
+      protocole: plan.protocole,
+      coeurs: plan.cores.length,
+      machine_detail: plan.machine,
+      voix: archiveVoices(plan),
+    },
+  });
   const executed = await executeRounds(plan, {
-    adapters: { process: options.adapters?.process ?? new ProcessAdapter(), thread: options.adapters?.thread ?? new ThreadAdapter() },
+    adapters: {
+      process: options.adapters?.process ?? new ProcessAdapter(),
+      thread: options.adapters?.thread ?? new ThreadAdapter(),
+    },
     timeouts: { ...DEFAULT_TIMEOUTS, ...options.timeouts },
     sampler,
     partial,

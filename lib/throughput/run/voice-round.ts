@@ -31,7 +31,10 @@ export function measuredStreamBytes(runs: readonly RoundRun[]): number | undefin
  * one pool of its adapter while open), and all their streams at their expected peak fit in half of
  * MemAvailable (the rest is the machine's and the page cache's). Unknown MemAvailable: one at a time.
  */
-export function loadTogether(arms: ReadonlyArray<{ condition: Pick<ArmRecord, 'isolation'> & { flux: number }; streamBytes: number }>, memAvailableBytes: number | null): boolean {
+export function loadTogether(
+  arms: ReadonlyArray<{ condition: Pick<ArmRecord, 'isolation'> & { flux: number }; streamBytes: number }>,
+  memAvailableBytes: number | null,
+): boolean {
   if (memAvailableBytes === null || arms.length < 2) return false;
   if (arms.some((a) => a.condition.isolation !== 'process')) return false;
   return arms.reduce((sum, a) => sum + a.condition.flux * a.streamBytes, 0) <= memAvailableBytes / 2;
@@ -54,15 +57,22 @@ export interface VoiceRoundHooks {
 }
 
 /** The steps in their order; `together` loads and warms up every arm's workers before the first timed pass. */
-export async function runVoiceRound(steps: readonly VoiceRoundStep[], together: boolean, hooks: VoiceRoundHooks): Promise<void> {
+export async function runVoiceRound(
+  steps: readonly VoiceRoundStep[],
+  together: boolean,
+  hooks: VoiceRoundHooks,
+): Promise<void> {
   const sessions = steps.map((s) => new ArmSession(s.params));
   const closed = new Set<ArmSession>();
   try {
     // Untimed, so the arms load and warm up at once: a warm-up needs the session's first run, not an idle machine.
-    if (together) await Promise.all(sessions.map(async (s) => {
-      await s.open();
-      await s.run(s.warmups);
-    }));
+    if (together)
+      await Promise.all(
+        sessions.map(async (s) => {
+          await s.open();
+          await s.run(s.warmups);
+        }),
+      );
     for (const [i, step] of steps.entries()) {
       const session = sessions[i] as ArmSession;
       hooks.before(step);

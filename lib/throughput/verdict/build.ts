@@ -48,8 +48,16 @@ export function buildVerdict(arms: readonly ArmRecord[], cores: number, options:
       }
       passage.push(...scaling(voiceArms, cores, labelled ? g.label : undefined));
     }
-    const paired = pairEngines(arms.filter((a) => a.voix === v), marginPct, MIN_ROUNDS_TO_DECIDE, options.engines);
-    adjustFamily([...family.flatMap((r) => r.quoted), ...paired.flatMap((p) => (p.scored ? [p.scored] : []))], marginPct);
+    const paired = pairEngines(
+      arms.filter((a) => a.voix === v),
+      marginPct,
+      MIN_ROUNDS_TO_DECIDE,
+      options.engines,
+    );
+    adjustFamily(
+      [...family.flatMap((r) => r.quoted), ...paired.flatMap((p) => (p.scored ? [p.scored] : []))],
+      marginPct,
+    );
     ranked.push(...family);
     engines.push(...paired);
   }

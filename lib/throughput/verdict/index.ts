@@ -1,5 +1,14 @@
 /** The verdict: what a run's figures let it say, used by the run (to stop on precision) and by every report. */
 export { buildVerdict, MIN_ROUNDS_TO_DECIDE, type Verdict, type VerdictOptions } from './build.js';
-export { answered, DEFAULT_MARGIN_PCT, pairPhrase, ratioInterval, roundRatios, scorePair, withinMargin, type Pair } from './pair.js';
+export {
+  answered,
+  DEFAULT_MARGIN_PCT,
+  pairPhrase,
+  ratioInterval,
+  roundRatios,
+  scorePair,
+  withinMargin,
+  type Pair,
+} from './pair.js';
 export { armCentre, armVoiceLabel, layoutLabel, signedPercent } from './labels.js';
 export { usableCores } from './scaling.js';

@@ -22,7 +22,10 @@ export function armCentre(arm: Pick<ArmRecord, 'debit_agrege_centre' | 'debit_ag
 }
 
 /** How a layout serves K streams, in words. */
-export function layoutLabel(arm: Pick<ArmRecord, 'isolation' | 'affinite_demandee' | 'flux_simultanes' | 'fils_par_flux'>, k: number): string {
+export function layoutLabel(
+  arm: Pick<ArmRecord, 'isolation' | 'affinite_demandee' | 'flux_simultanes' | 'fils_par_flux'>,
+  k: number,
+): string {
   const unit = arm.isolation === 'thread' ? 'thread stream' : 'process';
   const pin = arm.affinite_demandee ? 'pinned' : 'free';
   if (arm.flux_simultanes === 1) {
@@ -33,4 +36,7 @@ export function layoutLabel(arm: Pick<ArmRecord, 'isolation' | 'affinite_demande
 }
 
 /** The engines as sentences name them. */
-export const ENGINE_NAMES: Readonly<Record<'onnxruntime' | 'sherpa', string>> = { onnxruntime: 'onnxruntime-node', sherpa: 'sherpa-onnx' };
+export const ENGINE_NAMES: Readonly<Record<'onnxruntime' | 'sherpa', string>> = {
+  onnxruntime: 'onnxruntime-node',
+  sherpa: 'sherpa-onnx',
+};

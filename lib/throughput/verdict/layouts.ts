@@ -4,6 +4,10 @@ import { median } from '../../measure/stats.js';
 import { armCentre, armVoiceLabel, layoutLabel } from './labels.js';
 import { pairPhrase, scorePair, type ScoredPair } from './pair.js';
 
+/** A layout's one request alone, without the serving order. */
+const alone = (c: { disposition: string; debit_par_requete: number | null }): string =>
+  `${c.disposition.replace(/, serving the \d+ one after another$/, '')} ${x(c.debit_par_requete)}`;
+
 export type Comparison = Archive['verdict']['comparaisons'][number];
 
 /** A comparison before its phrase: the phrase waits for the family's intervals. */
@@ -30,7 +34,8 @@ function perRequest(arm: ArmRecord): number | null {
 /** The deployment question: the best of K workers at once against the best single worker taking the K in turn. */
 function questionPair(kept: ArmRecord[], scored: ScoredPair[], k: number): ScoredPair | undefined {
   const parallel = kept.find((a) => a.flux_simultanes === k && k > 1);
-  const single = kept.find((a) => a.flux_simultanes === 1 && a.fils_par_flux === k) ?? kept.find((a) => a.flux_simultanes === 1);
+  const single =
+    kept.find((a) => a.flux_simultanes === 1 && a.fils_par_flux === k) ?? kept.find((a) => a.flux_simultanes === 1);
   if (!parallel || !single) return undefined;
   const names = [layoutLabel(parallel, k), layoutLabel(single, k)];
   return scored.find((s) => names.includes(s.pair.a) && names.includes(s.pair.b));
@@ -43,37 +48,83 @@ export interface GroupTag {
 }
 
 /** Rank the layouts serving k streams; which pairs to quote. Undefined when no layout serves k. */
-export function rankLayouts(voiceArms: ArmRecord[], k: number, cores: number, group: GroupTag | undefined, marginPct: number): RankedLayouts | undefined {
+export function rankLayouts(
+  voiceArms: ArmRecord[],
+  k: number,
+  cores: number,
+  group: GroupTag | undefined,
+  marginPct: number,
+): RankedLayouts | undefined {
   // k simultaneous workers, or one worker taking the k requests in turn (each waits for the ones before it).
   const candidates = voiceArms.filter((a) => a.flux_simultanes === k || a.flux_simultanes === 1);
   if (candidates.length === 0) return undefined;
   const kept = candidates.filter((a) => a.controle_tenu).sort((a, b) => (armCentre(b) ?? -1) - (armCentre(a) ?? -1));
-  const exclus = candidates.filter((a) => !a.controle_tenu).map((a) => `${layoutLabel(a, k)} (${a.etat !== 'done' ? a.etat : `failed ${a.controles.filter((c) => !c.held).map((c) => c.name).join(', ')}`})`);
-  const classement = kept.map((a) => ({ disposition: layoutLabel(a, k), debit_agrege: armCentre(a), ic95: a.debit_agrege_ic95, debit_par_requete: perRequest(a) }));
-  const scored = kept.flatMap((a, i) => kept.slice(i + 1).map((b) => scorePair(a, b, [layoutLabel(a, k), layoutLabel(b, k)], marginPct)));
+  const exclus = candidates
+    .filter((a) => !a.controle_tenu)
+    .map(
+      (a) =>
+        `${layoutLabel(a, k)} (${
+          a.etat !== 'done'
+            ? a.etat
+            : `failed ${a.controles
+                .filter((c) => !c.held)
+                .map((c) => c.name)
+                .join(', ')}`
+        })`,
+    );
+  const classement = kept.map((a) => ({
+    disposition: layoutLabel(a, k),
+    debit_agrege: armCentre(a),
+    ic95: a.debit_agrege_ic95,
+    debit_par_requete: perRequest(a),
+  }));
+  const scored = kept.flatMap((a, i) =>
+    kept.slice(i + 1).map((b) => scorePair(a, b, [layoutLabel(a, k), layoutLabel(b, k)], marginPct)),
+  );
   const top = scored[0];
   const question = questionPair(kept, scored, k);
   const quoted = [top, question].filter((s, i, all): s is ScoredPair => s !== undefined && all.indexOf(s) === i);
   const rounds = Math.min(...kept.map((a) => a.debit_agrege_manches.filter((v) => v !== null).length));
   const tail: string[] = [];
-  if (classement.length > 1) tail.push(`One request alone (a stream's median, no interval, not a ranking): ${classement.map((c) => `${c.disposition.replace(/, serving the \d+ one after another$/, '')} ${x(c.debit_par_requete)}`).join(', ')}.`);
-  if (k > 1 && kept.some((a) => a.flux_simultanes === 1)) tail.push(`Serving ${k} streams with one worker means request ${k} waits for ${k - 1} before it.`);
+  if (classement.length > 1)
+    tail.push(
+      `One request alone (a stream's median, no interval, not a ranking): ${classement.map(alone).join(', ')}.`,
+    );
+  if (k > 1 && kept.some((a) => a.flux_simultanes === 1))
+    tail.push(`Serving ${k} streams with one worker means request ${k} waits for ${k - 1} before it.`);
   if (exclus.length > 0) tail.push(`Left out, controls failed: ${exclus.join('; ')}.`);
   const head = `${k} stream${k > 1 ? 's' : ''} on ${cores} cores, ${armVoiceLabel(voiceArms[0] as ArmRecord)}${group ? ` [${group.label}]` : ''}: `;
-  const comparison = { voix: voiceArms[0]?.voix ?? '', flux: k, ...(group ? { moteur: group.moteur, portee: group.portee } : {}), classement, paires: scored.map((s) => s.pair), exclus };
+  const comparison = {
+    voix: voiceArms[0]?.voix ?? '',
+    flux: k,
+    ...(group ? { moteur: group.moteur, portee: group.portee } : {}),
+    classement,
+    paires: scored.map((s) => s.pair),
+    exclus,
+  };
   return { comparison, scored, quoted: rounds >= 2 ? quoted : [], kept, rounds, head, tail };
 }
 
 /** The sentence, once the quoted pairs carry their family intervals. */
 export function layoutsPhrase(r: RankedLayouts, marginPct: number, minRounds: number): Comparison {
   const { classement } = r.comparison;
-  const parts: string[] = [classement.length === 0 ? 'no layout held its controls, so nothing can be concluded.' : `${classement.map((c) => `${c.disposition}: ${x(c.debit_agrege)} aggregate ${ci(c.ic95)}`).join('; ')}.`];
+  const parts: string[] = [
+    classement.length === 0
+      ? 'no layout held its controls, so nothing can be concluded.'
+      : `${classement.map((c) => `${c.disposition}: ${x(c.debit_agrege)} aggregate ${ci(c.ic95)}`).join('; ')}.`,
+  ];
   const top = r.scored[0];
   if (top && r.rounds < minRounds) {
-    parts.push(`Too few rounds to decide: ${r.rounds} round${r.rounds === 1 ? '' : 's'}, and an interval that holds the drift between rounds needs at least ${minRounds}; run again with --rounds ${minRounds} or more.`);
+    parts.push(
+      `Too few rounds to decide: ${r.rounds} round${r.rounds === 1 ? '' : 's'}, and an interval that ` +
+        `holds the drift between rounds needs at least ${minRounds}; run again with --rounds ${minRounds} or more.`,
+    );
   } else if (top) {
     const size = top.pair.famille?.taille ?? 1;
-    if (size > 1) parts.push(`Intervals of the quoted comparisons: ${(100 * (1 - 0.05 / size)).toFixed(1)}% each, so that all ${size} of this voice hold together at 95%.`);
+    if (size > 1)
+      parts.push(
+        `Intervals of the quoted comparisons: ${(100 * (1 - 0.05 / size)).toFixed(1)}% each, so that all ${size} of this voice hold together at 95%.`,
+      );
     for (const q of r.quoted) parts.push(pairPhrase(q.pair, marginPct));
   }
   // The best layout is named only where its comparison with the runner-up resolved it.

@@ -14,7 +14,6 @@ export type Pair = Archive['verdict']['comparaisons'][number]['paires'][number];
 /** The default equivalence margin, in percent: "no difference larger than 6%". */
 export const DEFAULT_MARGIN_PCT = 6;
 
-
 /** A pair as the verdict works on it: the archived pair and its per-round log ratios. */
 export interface ScoredPair {
   pair: Pair;
@@ -22,7 +21,10 @@ export interface ScoredPair {
 }
 
 /** The per-round ratios of A over B, from the rounds both ran. */
-export function roundRatios(a: Pick<ArmRecord, 'debit_agrege_manches'>, b: Pick<ArmRecord, 'debit_agrege_manches'>): number[] {
+export function roundRatios(
+  a: Pick<ArmRecord, 'debit_agrege_manches'>,
+  b: Pick<ArmRecord, 'debit_agrege_manches'>,
+): number[] {
   return a.debit_agrege_manches.flatMap((va, i) => {
     const vb = b.debit_agrege_manches[i];
     return va !== null && vb !== null && vb !== undefined && va > 0 && vb > 0 ? [va / vb] : [];
@@ -33,7 +35,8 @@ export function roundRatios(a: Pick<ArmRecord, 'debit_agrege_manches'>, b: Pick<
 export function ratioInterval(logs: readonly number[], confidence: number): [number, number] | null {
   if (logs.length < MIN_ROUNDS) return null;
   const mean = logs.reduce((s, v) => s + v, 0) / logs.length;
-  const half = studentQuantile(1 - (1 - confidence) / 2, logs.length - 1) * (stdev(logs) ?? 0) / Math.sqrt(logs.length);
+  const half =
+    (studentQuantile(1 - (1 - confidence) / 2, logs.length - 1) * (stdev(logs) ?? 0)) / Math.sqrt(logs.length);
   return [Math.exp(mean - half), Math.exp(mean + half)];
 }
 
@@ -43,7 +46,8 @@ export function withinMargin(interval: [number, number] | null, marginPct: numbe
   return interval !== null && interval[0] >= 1 - m && interval[1] <= 1 / (1 - m);
 }
 
-const excludesOne = (interval: [number, number] | null): boolean => interval !== null && (interval[0] > 1 || interval[1] < 1);
+const excludesOne = (interval: [number, number] | null): boolean =>
+  interval !== null && (interval[0] > 1 || interval[1] < 1);
 
 /** A over B, judged alone at 95% (the archive's raw figures). */
 export function scorePair(a: ArmRecord, b: ArmRecord, labels: [string, string], marginPct: number): ScoredPair {
@@ -52,7 +56,17 @@ export function scorePair(a: ArmRecord, b: ArmRecord, labels: [string, string], 
   const interval = ratioInterval(logs, 0.95);
   // One round: its ratio itself (exp(log(r)) need not give r back exactly).
   const centre = ratios.length <= 1 ? (ratios[0] ?? null) : Math.exp(logs.reduce((s, v) => s + v, 0) / logs.length);
-  return { logs, pair: { a: labels[0], b: labels[1], rapport: centre, rapport_ic95: interval, tranche: excludesOne(interval), equivalent: withinMargin(interval, marginPct) } };
+  return {
+    logs,
+    pair: {
+      a: labels[0],
+      b: labels[1],
+      rapport: centre,
+      rapport_ic95: interval,
+      tranche: excludesOne(interval),
+      equivalent: withinMargin(interval, marginPct),
+    },
+  };
 }
 
 /** Widen every quoted pair of one family together: each at 1 - 5%/size (Bonferroni). */
@@ -61,11 +75,18 @@ export function adjustFamily(family: readonly ScoredPair[], marginPct: number): 
   const confidence = 1 - 0.05 / Math.max(1, size);
   for (const s of family) {
     const ic = ratioInterval(s.logs, confidence);
-    s.pair.famille = { taille: size, confiance: confidence, ic, tranche: excludesOne(ic), equivalent: withinMargin(ic, marginPct) };
+    s.pair.famille = {
+      taille: size,
+      confiance: confidence,
+      ic,
+      tranche: excludesOne(ic),
+      equivalent: withinMargin(ic, marginPct),
+    };
   }
 }
 
-const bounds = (ic: [number, number] | null): string => (ic ? ` [${signedPercent(ic[0])}, ${signedPercent(ic[1])}]` : ' [no interval]');
+const bounds = (ic: [number, number] | null): string =>
+  ic ? ` [${signedPercent(ic[0])}, ${signedPercent(ic[1])}]` : ' [no interval]';
 
 /**
  * What a quoted pair lets the verdict say, on its family interval (its own 95% one before any
@@ -78,8 +99,12 @@ export function pairPhrase(p: Pair, marginPct: number): string {
   const resolved = f ? f.tranche : p.tranche;
   const equivalent = f ? f.equivalent : (p.equivalent ?? false);
   if (resolved) return `${p.a}: ${signedPercent(p.rapport)}${bounds(ic)} over ${p.b}.`;
-  if (equivalent) return `${p.a} and ${p.b} do not differ by more than ${marginPct}%: ${signedPercent(p.rapport)}${bounds(ic)}.`;
-  return `${p.a}: ${signedPercent(p.rapport)}${bounds(ic)} over ${p.b}, not resolved (the interval holds no difference, and differences larger than ${marginPct}%).`;
+  if (equivalent)
+    return `${p.a} and ${p.b} do not differ by more than ${marginPct}%: ${signedPercent(p.rapport)}${bounds(ic)}.`;
+  return (
+    `${p.a}: ${signedPercent(p.rapport)}${bounds(ic)} over ${p.b}, not resolved (the interval holds ` +
+    `no difference, and differences larger than ${marginPct}%).`
+  );
 }
 
 /** Whether the verdict answered the pair: a difference or an equivalence, on its family interval. */

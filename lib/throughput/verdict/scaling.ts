@@ -27,7 +27,9 @@ export function scaling(voiceArms: ArmRecord[], cores: number, groupLabel: strin
     const single = baseline ? armCentre(baseline) : null;
     if (new Set(arms.map((a) => a.flux_simultanes)).size < 2 || !baseline || single === null) continue;
     const first = arms[0] as ArmRecord;
-    const family = `${armVoiceLabel(first)}${groupLabel ? ` [${groupLabel}]` : ''}, ${first.isolation}, T=${first.fils_par_flux}, ${first.affinite_demandee ? 'pinned' : 'free'}`;
+    const family =
+      `${armVoiceLabel(first)}${groupLabel ? ` [${groupLabel}]` : ''}, ${first.isolation}, T=${first.fils_par_flux}, ` +
+      `${first.affinite_demandee ? 'pinned' : 'free'}`;
     // A K=1 arm whose controls failed measured something else: it cannot be what the others scale from.
     if (!baseline.controle_tenu) {
       lines.push(`${family}: no baseline, the K=1 arm's controls failed`);
@@ -39,7 +41,8 @@ export function scaling(voiceArms: ArmRecord[], cores: number, groupLabel: strin
       .map((a) => {
         const ideal = (usableCores(a.flux_simultanes, a.fils_par_flux, a.affinite_demandee, cores) / unit) * single;
         const got = armCentre(a);
-        return `K=${a.flux_simultanes} ${x(got)} (ideal ${x(ideal)}${got !== null ? `, ${((got / ideal) * 100).toFixed(0)}%` : ''}${a.controle_tenu ? '' : ', controls failed'})`;
+        const share = got !== null ? `, ${((got / ideal) * 100).toFixed(0)}%` : '';
+        return `K=${a.flux_simultanes} ${x(got)} (ideal ${x(ideal)}${share}${a.controle_tenu ? '' : ', controls failed'})`;
       });
     lines.push(`${family}: ${cells.join('; ')}`);
   }

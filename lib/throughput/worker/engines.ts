@@ -31,7 +31,12 @@ export function textLines(prepared: PreparedText): string[] {
   return lines;
 }
 
-async function onnxruntimeModel(voice: VoiceInfo, threads: number, prepared: PreparedText, create: CreateSession): Promise<PassEngine> {
+async function onnxruntimeModel(
+  voice: VoiceInfo,
+  threads: number,
+  prepared: PreparedText,
+  create: CreateSession,
+): Promise<PassEngine> {
   const synth = await create(() => Synthesizer.create(voice, { threads }));
   const feeds = synth.feedsFor(prepared);
   return {
@@ -43,7 +48,12 @@ async function onnxruntimeModel(voice: VoiceInfo, threads: number, prepared: Pre
   };
 }
 
-async function onnxruntimeText(voice: VoiceInfo, threads: number, prepared: PreparedText, create: CreateSession): Promise<PassEngine> {
+async function onnxruntimeText(
+  voice: VoiceInfo,
+  threads: number,
+  prepared: PreparedText,
+  create: CreateSession,
+): Promise<PassEngine> {
   const synth = await create(() => Synthesizer.create(voice, { threads }));
   const lines = textLines(prepared);
   // Loads the phonemizer's WebAssembly before any timed pass.
@@ -67,7 +77,12 @@ async function onnxruntimeText(voice: VoiceInfo, threads: number, prepared: Prep
   };
 }
 
-async function sherpa(spec: Extract<EngineSpec, { kind: 'sherpa' }>, threads: number, prepared: PreparedText, create: CreateSession): Promise<PassEngine> {
+async function sherpa(
+  spec: Extract<EngineSpec, { kind: 'sherpa' }>,
+  threads: number,
+  prepared: PreparedText,
+  create: CreateSession,
+): Promise<PassEngine> {
   const synth = await create(async () => SherpaSynthesizer.create(spec.voice, threads));
   const lines = textLines(prepared);
   return {
@@ -90,10 +105,21 @@ async function sherpa(spec: Extract<EngineSpec, { kind: 'sherpa' }>, threads: nu
 
 type CreateSession = <T>(create: () => Promise<T>) => Promise<T>;
 
-export async function createPassEngine(spec: EngineSpec, voice: VoiceInfo, threads: number, prepared: PreparedText, create: CreateSession): Promise<PassEngine> {
+export async function createPassEngine(
+  spec: EngineSpec,
+  voice: VoiceInfo,
+  threads: number,
+  prepared: PreparedText,
+  create: CreateSession,
+): Promise<PassEngine> {
   if (prepared.sentences.length === 0) {
-    throw new PiperParallelError('TEXT', 'the text phonemizes to nothing; give sentences with words in the voice\'s language');
+    throw new PiperParallelError(
+      'TEXT',
+      "the text phonemizes to nothing; give sentences with words in the voice's language",
+    );
   }
   if (spec.kind === 'sherpa') return sherpa(spec, threads, prepared, create);
-  return spec.scope === 'text' ? onnxruntimeText(voice, threads, prepared, create) : onnxruntimeModel(voice, threads, prepared, create);
+  return spec.scope === 'text'
+    ? onnxruntimeText(voice, threads, prepared, create)
+    : onnxruntimeModel(voice, threads, prepared, create);
 }

@@ -10,7 +10,9 @@ import { processChannel } from '../../workers/channel.js';
 import { runStream, type StreamHost } from './stream.js';
 import { failureMessage } from '../../workers/failure.js';
 
-export async function runProcessStream(wrap: (host: StreamHost, init: ReceivedParentMessage) => StreamHost = (h) => h): Promise<void> {
+export async function runProcessStream(
+  wrap: (host: StreamHost, init: ReceivedParentMessage) => StreamHost = (h) => h,
+): Promise<void> {
   const { inbox, send } = processChannel();
 
   const host: StreamHost = {

@@ -22,10 +22,14 @@ const spinMs = Number(process.argv[3] ?? 30);
 const send = (m: WorkerMessage): void => void process.send?.(m);
 let init: { warmup: number; passes: number } | undefined;
 let pass = 0;
-const helper = mode === 'extra-thread'
-  ? new Worker(`const { parentPort } = require('node:worker_threads');
-      parentPort.on('message', (ms) => { const t = performance.now(); while (performance.now() - t < ms) {} });`, { eval: true })
-  : undefined;
+const helper =
+  mode === 'extra-thread'
+    ? new Worker(
+        `const { parentPort } = require('node:worker_threads');
+      parentPort.on('message', (ms) => { const t = performance.now(); while (performance.now() - t < ms) {} });`,
+        { eval: true },
+      )
+    : undefined;
 helper?.unref();
 
 function spin(ms: number): void {
@@ -49,7 +53,15 @@ process.on('message', async (raw: unknown) => {
   const m = ParentMessageSchema.parse(raw);
   if (m.type === 'init') {
     init = m;
-    send({ type: 'loaded', pid: process.pid, cores: allowedCores('/proc/self/status'), loadSeconds: 0, phonemizeSeconds: 0, sentences: 1, missingPhonemes: {} });
+    send({
+      type: 'loaded',
+      pid: process.pid,
+      cores: allowedCores('/proc/self/status'),
+      loadSeconds: 0,
+      phonemizeSeconds: 0,
+      sentences: 1,
+      missingPhonemes: {},
+    });
     ready();
     return;
   }

@@ -1,4 +1,3 @@
-import { PiperParallelError, toError } from '../../core/errors.js';
 import { monotonicMs } from '../../measure/clock.js';
 import { readOwnMajorFaults, readOwnPeakRss } from '../../measure/memory.js';
 import type { VoiceInfo } from '../../voice/load.js';
@@ -27,10 +26,18 @@ export interface StreamHost {
  */
 export async function runStream(host: StreamHost, first: ReceivedParentMessage): Promise<void> {
   const init = InitMessageSchema.parse(first);
-  const voice: VoiceInfo = { ...init.voice, configPath: `${init.voice.onnxPath}.json`, sizeBytes: 0, sha256: '', synthetic: init.voice.config.synthetic !== undefined };
+  const voice: VoiceInfo = {
+    ...init.voice,
+    configPath: `${init.voice.onnxPath}.json`,
+    sizeBytes: 0,
+    sha256: '',
+    synthetic: init.voice.config.synthetic !== undefined,
+  };
   const prepared = init.prepared;
   const loadStart = monotonicMs();
-  const engine = await createPassEngine(init.engine, voice, init.threads, prepared, (create) => host.createSession(create));
+  const engine = await createPassEngine(init.engine, voice, init.threads, prepared, (create) =>
+    host.createSession(create),
+  );
   const loadSeconds = (monotonicMs() - loadStart) / 1000;
   host.send({
     type: 'loaded',
@@ -71,4 +78,3 @@ export async function runStream(host: StreamHost, first: ReceivedParentMessage):
   }
   await engine.release();
 }
-

@@ -4,18 +4,15 @@
  * onnxruntime pool threads its session created, and meets the others on a shared-memory barrier.
  */
 import { execFileSync } from 'node:child_process';
-import type { MessagePort } from 'node:worker_threads';
 import { PiperParallelError } from '../../core/errors.js';
 import { allowedCores } from '../../measure/clock.js';
 import { currentTid, processTids, threadsCpuSeconds } from '../../measure/thread-cpu.js';
-import { findTaskset } from '../../workers/taskset.js';
 import { SHERPA_THREAD_REFUSAL } from '../../workers/messages.js';
 import { portChannel } from '../../workers/channel.js';
 import { SabBarrier } from '../../workers/sab-barrier.js';
 import { runStream, type StreamHost } from './stream.js';
 import { failureMessage } from '../../workers/failure.js';
 import type { ThreadTask } from '../../workers/worker.js';
-
 
 export default async function threadStream(task: ThreadTask): Promise<'done' | 'failed'> {
   const { port } = task;
@@ -24,7 +21,11 @@ export default async function threadStream(task: ThreadTask): Promise<'done' | '
   try {
     const tid = currentTid();
     if (task.core !== null) {
-      if (!task.taskset) throw new PiperParallelError('AFFINITY', 'affinity was requested but util-linux taskset is not installed; install util-linux or use --affinity off');
+      if (!task.taskset)
+        throw new PiperParallelError(
+          'AFFINITY',
+          'affinity was requested but util-linux taskset is not installed; install util-linux or use --affinity off',
+        );
       // Threads onnxruntime creates later inherit this thread's affinity.
       execFileSync(task.taskset, ['-p', '-c', String(task.core), String(tid)], { stdio: 'ignore' });
     }
@@ -46,7 +47,8 @@ export default async function threadStream(task: ThreadTask): Promise<'done' | '
     };
     const first = await inbox.next();
     // sherpa-onnx ends its whole process on a fatal error: in a thread, that would be the parent's.
-    if (first.type === 'init' && first.engine.kind === 'sherpa') throw new PiperParallelError('USAGE', SHERPA_THREAD_REFUSAL);
+    if (first.type === 'init' && first.engine.kind === 'sherpa')
+      throw new PiperParallelError('USAGE', SHERPA_THREAD_REFUSAL);
     await runStream(host, first);
     return 'done';
   } catch (err) {

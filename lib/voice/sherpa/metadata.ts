@@ -48,7 +48,8 @@ function* fields(buf: Uint8Array): Generator<{ field: number; wire: number; star
       start = len.next;
       end = start + len.value;
     } else throw new PiperParallelError('VOICE_LOAD', `unsupported protobuf wire type ${wire} at byte ${at}`);
-    if (end > buf.length) throw new PiperParallelError('VOICE_LOAD', `protobuf field ${field} runs past the end of the file`);
+    if (end > buf.length)
+      throw new PiperParallelError('VOICE_LOAD', `protobuf field ${field} runs past the end of the file`);
     yield { field, wire, start, end };
     at = end;
   }

@@ -25,7 +25,6 @@ export const REQUIRED_METADATA = ['sample_rate', 'n_speakers', 'language', 'comm
 /** Piper's session settings (see PIPER_SESSION_OPTIONS), in sherpa-onnx's provider config format. */
 export const SHERPA_PROVIDER_CONFIG = ['GraphOptimizationLevel=1', 'EnableCpuMemArena=0', 'EnableMemPattern=0'];
 
-
 /** The cache folder sherpa-ready copies go in ($XDG_CACHE_HOME or ~/.cache, then piper-parallel/sherpa). */
 export function sherpaCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(cacheRoot(env), 'sherpa');
@@ -72,7 +71,13 @@ async function writeCopy(voice: VoiceInfo, dir: string): Promise<void> {
   await rm(dir, { recursive: true, force: true });
   await rename(tmp, dir).catch(async (err: unknown) => {
     await rm(tmp, { recursive: true, force: true });
-    if (!(await stat(path.join(dir, COMPLETE_MARK)).then(() => true, () => false))) throw err;
+    if (
+      !(await stat(path.join(dir, COMPLETE_MARK)).then(
+        () => true,
+        () => false,
+      ))
+    )
+      throw err;
   });
 }
 
@@ -82,13 +87,24 @@ export async function sherpaReadyVoice(voice: VoiceInfo, cacheDir: string = sher
   const dir = path.join(cacheDir, `${voice.name}-${voice.sha256.slice(0, 16)}-${configSha}-v${FORMAT}`);
   try {
     const dataDir = await ensureEspeakData(cacheDir);
-    if (!(await stat(path.join(dir, COMPLETE_MARK)).then(() => true, () => false))) await writeCopy(voice, dir);
+    if (
+      !(await stat(path.join(dir, COMPLETE_MARK)).then(
+        () => true,
+        () => false,
+      ))
+    )
+      await writeCopy(voice, dir);
     const ready = describe(voice, dir, dataDir);
     await checkSherpaVoice(ready);
     return ready;
   } catch (err) {
     if (err instanceof PiperParallelError) throw err;
-    throw new PiperParallelError('VOICE_LOAD', `voice ${voice.name}: could not make its sherpa-ready copy in ${cacheDir} (${toError(err).message}); check that the cache is writable or set XDG_CACHE_HOME`, { cause: err });
+    throw new PiperParallelError(
+      'VOICE_LOAD',
+      `voice ${voice.name}: could not make its sherpa-ready copy in ${cacheDir} (${toError(err).message}); ` +
+        `check that the cache is writable or set XDG_CACHE_HOME`,
+      { cause: err },
+    );
   }
 }
 
@@ -98,20 +114,57 @@ export async function sherpaReadyVoice(voice: VoiceInfo, cacheDir: string = sher
  */
 export async function checkSherpaVoice(v: SherpaVoice): Promise<void> {
   const fix = `delete ${v.dir} and run again to have it made anew`;
-  for (const [file, what] of [[v.model, 'model'], [v.tokens, 'tokens.txt'], [v.provider.slice('cpu:'.length), 'session config']] as const) {
-    if (!(await stat(file).then((s) => s.isFile(), () => false))) throw new PiperParallelError('VOICE_LOAD', `voice ${v.name}: its sherpa-ready ${what} ${file} is missing; ${fix}`);
+  for (const [file, what] of [
+    [v.model, 'model'],
+    [v.tokens, 'tokens.txt'],
+    [v.provider.slice('cpu:'.length), 'session config'],
+  ] as const) {
+    if (
+      !(await stat(file).then(
+        (s) => s.isFile(),
+        () => false,
+      ))
+    )
+      throw new PiperParallelError(
+        'VOICE_LOAD',
+        `voice ${v.name}: its sherpa-ready ${what} ${file} is missing; ${fix}`,
+      );
   }
   const voices = path.join(v.dataDir, 'voices');
-  if (!(await stat(path.join(v.dataDir, 'phontab')).then((s) => s.isFile(), () => false)) || !(await stat(voices).then((s) => s.isDirectory(), () => false))) {
-    throw new PiperParallelError('VOICE_LOAD', `voice ${v.name}: the espeak-ng-data folder ${v.dataDir} is missing or incomplete; delete it and run again to have it extracted anew`);
+  if (
+    !(await stat(path.join(v.dataDir, 'phontab')).then(
+      (s) => s.isFile(),
+      () => false,
+    )) ||
+    !(await stat(voices).then(
+      (s) => s.isDirectory(),
+      () => false,
+    ))
+  ) {
+    throw new PiperParallelError(
+      'VOICE_LOAD',
+      `voice ${v.name}: the espeak-ng-data folder ${v.dataDir} is missing or incomplete; delete it and run again to have it extracted anew`,
+    );
   }
   let metadata: Map<string, string>;
   try {
     metadata = readModelMetadata(await readFile(v.model));
   } catch (err) {
-    throw new PiperParallelError('VOICE_LOAD', `voice ${v.name}: ${v.model} is not an ONNX model (${toError(err).message}); ${fix}`, { cause: err });
+    throw new PiperParallelError(
+      'VOICE_LOAD',
+      `voice ${v.name}: ${v.model} is not an ONNX model (${toError(err).message}); ${fix}`,
+      { cause: err },
+    );
   }
   const missing = REQUIRED_METADATA.filter((k) => !metadata.has(k));
-  if (missing.length > 0) throw new PiperParallelError('VOICE_LOAD', `voice ${v.name}: model ${v.model} has no sherpa-onnx metadata ${missing.join(', ')}; ${fix}`);
-  if (!(metadata.get('comment') ?? '').includes('piper')) throw new PiperParallelError('VOICE_LOAD', `voice ${v.name}: model ${v.model} metadata "comment" does not say piper, so sherpa-onnx would not read it as a Piper voice; ${fix}`);
+  if (missing.length > 0)
+    throw new PiperParallelError(
+      'VOICE_LOAD',
+      `voice ${v.name}: model ${v.model} has no sherpa-onnx metadata ${missing.join(', ')}; ${fix}`,
+    );
+  if (!(metadata.get('comment') ?? '').includes('piper'))
+    throw new PiperParallelError(
+      'VOICE_LOAD',
+      `voice ${v.name}: model ${v.model} metadata "comment" does not say piper, so sherpa-onnx would not read it as a Piper voice; ${fix}`,
+    );
 }

@@ -18,7 +18,16 @@ try {
   const t2 = performance.now();
   const pcm = floatToInt16(out.samples);
   if (request.wav) await writeFile(request.wav, encodeWav(pcm, request.voice.sampleRate));
-  process.stdout.write(`${JSON.stringify({ ok: true, samples: pcm.length, audioSeconds: out.audioSeconds, loadSeconds: (t1 - t0) / 1000, synthSeconds: (t2 - t1) / 1000, versions: sherpaVersions() })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({
+      ok: true,
+      samples: pcm.length,
+      audioSeconds: out.audioSeconds,
+      loadSeconds: (t1 - t0) / 1000,
+      synthSeconds: (t2 - t1) / 1000,
+      versions: sherpaVersions(),
+    })}\n`,
+  );
 } catch (err) {
   process.stdout.write(`${JSON.stringify({ ok: false, message: toError(err).message })}\n`);
   process.exitCode = 1;

@@ -8,7 +8,10 @@ const ENTRY = fileURLToPath(new URL('./probe-entry.js', import.meta.url));
 
 /** The last line sherpa-onnx wrote before ending, without its source-file prefix. */
 function lastWords(stderr: string): string {
-  const lines = stderr.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   const last = lines[lines.length - 1] ?? '';
   // sherpa-onnx prefixes its messages with "/path/file.cc:Function:line ".
   return last.replace(/^\/\S+:\d+\s+/, '').slice(0, 200);
@@ -25,7 +28,9 @@ export function probeSherpaVoice(request: ProbeRequest, options: ProbeOptions = 
   const name = request.voice.name;
   const fix = `delete ${request.voice.dir} to have it made anew, or use --engine onnxruntime`;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [options.entry ?? ENTRY, JSON.stringify(request)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [options.entry ?? ENTRY, JSON.stringify(request)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
@@ -33,17 +38,34 @@ export function probeSherpaVoice(request: ProbeRequest, options: ProbeOptions = 
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.once('error', (err) => {
       clearTimeout(timer);
-      reject(new PiperParallelError('RUNTIME', `could not start a process to try voice ${name} in sherpa-onnx (${err.message})`, { cause: err }));
+      reject(
+        new PiperParallelError(
+          'RUNTIME',
+          `could not start a process to try voice ${name} in sherpa-onnx (${err.message})`,
+          { cause: err },
+        ),
+      );
     });
     child.once('close', (code, signal) => {
       clearTimeout(timer);
       const line = stdout.split('\n').find((l) => l.startsWith('{'));
       const parsed = line ? ProbeResultSchema.safeParse(JSON.parse(line)) : undefined;
       if (parsed?.success && parsed.data.ok) return resolve(parsed.data);
-      if (parsed?.success && !parsed.data.ok) return reject(new PiperParallelError('VOICE_LOAD', `${parsed.data.message.replace(/\.$/, '')}`));
-      const how = signal === 'SIGKILL' && stderr === '' ? `did not finish within ${Math.round(timeoutMs / 1000)} s` : signal ? `was ended by ${signal}` : `ended its process with exit code ${code}`;
+      if (parsed?.success && !parsed.data.ok)
+        return reject(new PiperParallelError('VOICE_LOAD', `${parsed.data.message.replace(/\.$/, '')}`));
+      const how =
+        signal === 'SIGKILL' && stderr === ''
+          ? `did not finish within ${Math.round(timeoutMs / 1000)} s`
+          : signal
+            ? `was ended by ${signal}`
+            : `ended its process with exit code ${code}`;
       const said = lastWords(stderr);
-      reject(new PiperParallelError('VOICE_LOAD', `voice ${name}: sherpa-onnx ${how} while loading its sherpa-ready copy${said ? ` (it said: ${said})` : ''}; ${fix}`));
+      reject(
+        new PiperParallelError(
+          'VOICE_LOAD',
+          `voice ${name}: sherpa-onnx ${how} while loading its sherpa-ready copy${said ? ` (it said: ${said})` : ''}; ${fix}`,
+        ),
+      );
     });
   });
 }

@@ -25,8 +25,20 @@ export interface SyntheticSpec {
 
 /** Stand-ins for the two voices of the original experiment. */
 export const SYNTHETIC_VOICES: readonly SyntheticSpec[] = [
-  { name: 'synthetic-siwis-medium', seed: 1, sampleRate: 22050, standsInFor: 'fr_FR-siwis-medium', dataset: 'synthetic-siwis' },
-  { name: 'synthetic-tom-medium', seed: 2, sampleRate: 44100, standsInFor: 'fr_FR-tom-medium', dataset: 'synthetic-tom' },
+  {
+    name: 'synthetic-siwis-medium',
+    seed: 1,
+    sampleRate: 22050,
+    standsInFor: 'fr_FR-siwis-medium',
+    dataset: 'synthetic-siwis',
+  },
+  {
+    name: 'synthetic-tom-medium',
+    seed: 2,
+    sampleRate: 44100,
+    standsInFor: 'fr_FR-tom-medium',
+    dataset: 'synthetic-tom',
+  },
 ];
 
 export function syntheticSpec(name: string): SyntheticSpec | undefined {
@@ -64,14 +76,27 @@ export function buildSyntheticVoice(spec: SyntheticSpec): BuiltVoice {
       { key: 'synthetic', value: 'true' },
       { key: 'seed', value: String(spec.seed) },
     ],
-    graph: { name: spec.name, node: builder.nodes, initializer: builder.initializers, input: builder.inputs, output: builder.outputs },
+    graph: {
+      name: spec.name,
+      node: builder.nodes,
+      initializer: builder.initializers,
+      input: builder.inputs,
+      output: builder.outputs,
+    },
   });
   const sha256 = sha256Hex(onnx);
   const config: VoiceConfig = {
     dataset: spec.dataset,
     audio: { sample_rate: spec.sampleRate, quality: 'medium' },
     espeak: { voice: 'fr' },
-    language: { code: 'fr_FR', family: 'fr', region: 'FR', name_native: 'Français', name_english: 'French', country_english: 'France' },
+    language: {
+      code: 'fr_FR',
+      family: 'fr',
+      region: 'FR',
+      name_native: 'Français',
+      name_english: 'French',
+      country_english: 'France',
+    },
     inference: { noise_scale: 0.667, length_scale: 1, noise_w: 0.8 },
     phoneme_type: 'espeak',
     phoneme_map: {},
@@ -80,7 +105,13 @@ export function buildSyntheticVoice(spec: SyntheticSpec): BuiltVoice {
     num_speakers: 1,
     speaker_id_map: {},
     piper_version: '1.0.0',
-    synthetic: { seed: spec.seed, generator_version: GENERATOR_VERSION, parameter_count: builder.parameterCount, architecture, onnx_sha256: sha256 },
+    synthetic: {
+      seed: spec.seed,
+      generator_version: GENERATOR_VERSION,
+      parameter_count: builder.parameterCount,
+      architecture,
+      onnx_sha256: sha256,
+    },
   };
   return { onnx, config, parameterCount: builder.parameterCount, sha256 };
 }
@@ -92,12 +123,19 @@ async function writeAtomically(file: string, data: Uint8Array | string): Promise
     await rename(tmp, file);
   } catch (err) {
     await rm(tmp, { force: true });
-    throw new PiperParallelError('OUTPUT', `could not write ${file} (${(err as Error).message}); check that --voices-dir is writable`, { cause: err });
+    throw new PiperParallelError(
+      'OUTPUT',
+      `could not write ${file} (${(err as Error).message}); check that --voices-dir is writable`,
+      { cause: err },
+    );
   }
 }
 
 /** Write a synthetic voice into `voicesDir` (both files replaced atomically). */
-export async function writeSyntheticVoice(spec: SyntheticSpec, voicesDir: string): Promise<BuiltVoice & { onnxPath: string }> {
+export async function writeSyntheticVoice(
+  spec: SyntheticSpec,
+  voicesDir: string,
+): Promise<BuiltVoice & { onnxPath: string }> {
   const built = buildSyntheticVoice(spec);
   await mkdir(voicesDir, { recursive: true });
   const onnxPath = path.join(voicesDir, `${spec.name}.onnx`);
@@ -110,13 +148,20 @@ export async function writeSyntheticVoice(spec: SyntheticSpec, voicesDir: string
  * Reuse a synthetic voice already in `voicesDir` when its .onnx matches the checksum its config
  * records and the generator version is current; otherwise (re)build it.
  */
-export async function ensureSyntheticVoice(spec: SyntheticSpec, voicesDir: string): Promise<{ onnxPath: string; rebuilt: boolean; sha256: string }> {
+export async function ensureSyntheticVoice(
+  spec: SyntheticSpec,
+  voicesDir: string,
+): Promise<{ onnxPath: string; rebuilt: boolean; sha256: string }> {
   const onnxPath = path.join(voicesDir, `${spec.name}.onnx`);
   try {
     const config = parseVoiceConfigText(await readFile(`${onnxPath}.json`, 'utf8'), `${onnxPath}.json`);
     // Streamed: no 60 MB buffer per check.
     const sha256 = await sha256File(onnxPath);
-    if (config.synthetic?.generator_version === GENERATOR_VERSION && config.synthetic.onnx_sha256 === sha256 && config.synthetic.seed === spec.seed) {
+    if (
+      config.synthetic?.generator_version === GENERATOR_VERSION &&
+      config.synthetic.onnx_sha256 === sha256 &&
+      config.synthetic.seed === spec.seed
+    ) {
       return { onnxPath, rebuilt: false, sha256 };
     }
   } catch {

@@ -1,4 +1,11 @@
-import { AttributeType, DataType, type AttributeMessage, type NodeMessage, type TensorMessage, type ValueInfoMessage } from './onnx-proto.js';
+import {
+  AttributeType,
+  DataType,
+  type AttributeMessage,
+  type NodeMessage,
+  type TensorMessage,
+  type ValueInfoMessage,
+} from './onnx-proto.js';
 import type { Prng } from '../../core/prng.js';
 
 export type AttrValue = number | number[] | { float: number } | { floats: number[] };

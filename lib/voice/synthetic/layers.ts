@@ -24,7 +24,11 @@ export function conv1d(g: GraphBuilder, x: string, cin: number, cout: number, o:
 }
 
 /** ConvTranspose1d that multiplies the length by `stride` exactly (HiFi-GAN's upsampler). */
-export function upsample(g: GraphBuilder, x: string, cin: number, cout: number, kernel: number, stride: number): string {
+export function upsample(
+  g: GraphBuilder,
+  x: string,
+  { cin, cout, kernel, stride }: { cin: number; cout: number; kernel: number; stride: number },
+): string {
   const w = g.param('up_w', [cin, cout, kernel], bound(cin * (kernel / stride), 1));
   const b = g.param('up_b', [cout], 0.01);
   const pad = (kernel - stride) / 2;
@@ -92,10 +96,20 @@ export function waveNet(g: GraphBuilder, x: string, hidden: number, layers: numb
 }
 
 /** HiFi-GAN residual block type 2: per dilation, LeakyReLU then a dilated conv, added back. */
-export function resBlock2(g: GraphBuilder, x: string, channels: number, kernel: number, dilations: readonly number[]): string {
+export function resBlock2(
+  g: GraphBuilder,
+  x: string,
+  channels: number,
+  kernel: number,
+  dilations: readonly number[],
+): string {
   let y = x;
   for (const d of dilations) {
-    const t = conv1d(g, g.op('LeakyRelu', [y], { alpha: { float: 0.1 } }), channels, channels, { kernel, dilation: d, gain: 0.5 });
+    const t = conv1d(g, g.op('LeakyRelu', [y], { alpha: { float: 0.1 } }), channels, channels, {
+      kernel,
+      dilation: d,
+      gain: 0.5,
+    });
     y = g.op('Add', [y, t]);
   }
   return y;
@@ -103,5 +117,10 @@ export function resBlock2(g: GraphBuilder, x: string, channels: number, kernel: 
 
 /** Slice channels [from, to) of [1, C, T]. */
 export function sliceChannels(g: GraphBuilder, x: string, from: number, to: number): string {
-  return g.op('Slice', [x, g.constInt64('starts', [1], [from]), g.constInt64('ends', [1], [to]), g.constInt64('axes', [1], [1])]);
+  return g.op('Slice', [
+    x,
+    g.constInt64('starts', [1], [from]),
+    g.constInt64('ends', [1], [to]),
+    g.constInt64('axes', [1], [1]),
+  ]);
 }

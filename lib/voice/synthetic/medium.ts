@@ -1,6 +1,15 @@
 import { DataType } from './onnx-proto.js';
 import { GraphBuilder } from './graph.js';
-import { channelLayerNorm, conv1d, feedForward, resBlock2, selfAttention, sliceChannels, upsample, waveNet } from './layers.js';
+import {
+  channelLayerNorm,
+  conv1d,
+  feedForward,
+  resBlock2,
+  selfAttention,
+  sliceChannels,
+  upsample,
+  waveNet,
+} from './layers.js';
 import { Prng } from '../../core/prng.js';
 
 /** Piper medium quality (VITS) hyper-parameters the stand-in mirrors. */
@@ -83,7 +92,10 @@ export function buildMediumGraph(seed: number, sampleRate: number): MediumGraph 
   dp = g.op('Relu', [conv1d(g, dp, m.durationFilter, m.durationFilter, { kernel: m.durationKernel })]);
   dp = channelLayerNorm(g, dp, m.durationFilter);
   dp = conv1d(g, dp, m.durationFilter, 1); // [1, 1, T]
-  mean = g.op('Add', [mean, g.op('Mul', [g.op('Tanh', [dp]), g.op('Mul', [noiseW, g.constFloat('prosody', [], [0.1])])])]);
+  mean = g.op('Add', [
+    mean,
+    g.op('Mul', [g.op('Tanh', [dp]), g.op('Mul', [noiseW, g.constFloat('prosody', [], [0.1])])]),
+  ]);
 
   // Length regulator: durations = ceil(table[id] * length_scale), path[T, F] built from their cumulative sum.
   const table = g.constFloat('frame_table', [m.numSymbols], frameTable);
@@ -104,7 +116,12 @@ export function buildMediumGraph(seed: number, sampleRate: number): MediumGraph 
   const rates = Float32Array.from({ length: m.hidden }, (_, c) => 0.37 + 0.011 * c);
   const phases = Float32Array.from({ length: m.hidden }, (_, c) => 1.3 * c);
   const framesRow = g.op('Reshape', [frames, g.constInt64('row', [3], [1, 1, -1])]); // [1, 1, F]
-  const noise = g.op('Sin', [g.op('Add', [g.op('Mul', [framesRow, g.constFloat('noise_rate', [1, m.hidden, 1], rates)]), g.constFloat('noise_phase', [1, m.hidden, 1], phases)])]);
+  const noise = g.op('Sin', [
+    g.op('Add', [
+      g.op('Mul', [framesRow, g.constFloat('noise_rate', [1, m.hidden, 1], rates)]),
+      g.constFloat('noise_phase', [1, m.hidden, 1], phases),
+    ]),
+  ]);
   let z = g.op('Add', [meanFrames, g.op('Mul', [g.op('Mul', [noise, g.op('Exp', [logScaleFrames])]), noiseScale])]);
 
   // Flow, reverse direction: flip channels, then undo a mean-only residual coupling.
@@ -124,7 +141,12 @@ export function buildMediumGraph(seed: number, sampleRate: number): MediumGraph 
   let channels: number = m.decoderChannels;
   m.upsampleRates.forEach((rate, i) => {
     const out = channels / 2;
-    y = upsample(g, g.op('LeakyRelu', [y], { alpha: { float: 0.1 } }), channels, out, m.upsampleKernels[i] ?? rate * 2, rate);
+    y = upsample(g, g.op('LeakyRelu', [y], { alpha: { float: 0.1 } }), {
+      cin: channels,
+      cout: out,
+      kernel: m.upsampleKernels[i] ?? rate * 2,
+      stride: rate,
+    });
     channels = out;
     let sum: string | undefined;
     m.resblockKernels.forEach((k, j) => {
@@ -148,7 +170,8 @@ export function mediumMacs(ids: number): { perFrame: number; perId: number } {
   const m = MEDIUM;
   const h = m.hidden;
   const perLayer = 4 * h * h + 2 * ids * h + 2 * h * m.filter * m.encoderKernel;
-  const duration = h * m.durationFilter * m.durationKernel + m.durationFilter * m.durationFilter * m.durationKernel + m.durationFilter;
+  const duration =
+    h * m.durationFilter * m.durationKernel + m.durationFilter * m.durationFilter * m.durationKernel + m.durationFilter;
   const perId = m.encoderLayers * perLayer + 2 * h * h + duration;
   const half = h / 2;
   const waveNet = m.waveNetLayers * 2 * h * h * m.waveNetKernel + (m.waveNetLayers - 1) * 2 * h * h + h * h;

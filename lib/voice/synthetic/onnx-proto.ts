@@ -106,7 +106,13 @@ export interface ModelMessage {
   docString: string;
   opsetImport: Array<{ domain: string; version: number }>;
   metadataProps: Array<{ key: string; value: string }>;
-  graph: { name: string; node: NodeMessage[]; initializer: TensorMessage[]; input: ValueInfoMessage[]; output: ValueInfoMessage[] };
+  graph: {
+    name: string;
+    node: NodeMessage[];
+    initializer: TensorMessage[];
+    input: ValueInfoMessage[];
+    output: ValueInfoMessage[];
+  };
 }
 
 export function encodeModel(model: ModelMessage): Uint8Array {

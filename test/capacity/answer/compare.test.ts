@@ -12,10 +12,32 @@ type Answers = Record<string, [number, number, number?]>;
 /** A capacity run as compare reads it: per layout (a) with its range's top, and (b). */
 function view(answers: Answers, edit: (v: CapacityView) => void = () => undefined): CapacityView {
   const v: CapacityView = {
-    schemaVersion: 2, machine: structuredClone(FIXTURE_MACHINE), label: null, cores: 2, dateUtc: '2026-12-01T00:00:00Z', toolVersion: '0.2.0', onnxruntimeVersion: '1.30.0',
-    workload: [['text', 'aa'], ['first-audio bound ms', '500'], ['arrivals', 'staggered'], ['schedule', 'deadline'], ['max-streams', '32'], ['rounds', '3'], ['sessions', '18'], ['seed', 'any']],
+    schemaVersion: 2,
+    machine: structuredClone(FIXTURE_MACHINE),
+    label: null,
+    cores: 2,
+    dateUtc: '2026-12-01T00:00:00Z',
+    toolVersion: '0.2.0',
+    onnxruntimeVersion: '1.30.0',
+    workload: [
+      ['text', 'aa'],
+      ['first-audio bound ms', '500'],
+      ['arrivals', 'staggered'],
+      ['schedule', 'deadline'],
+      ['max-streams', '32'],
+      ['rounds', '3'],
+      ['sessions', '18'],
+      ['seed', 'any'],
+    ],
     voices: [{ name: 'v', sha256: 'ff', synthetic: true, speedAlone: 5, workerRssBytes: 1 }],
-    answers: Object.entries(answers).map(([layout, [a, b, top]]) => ({ voice: 'v', layout, noGap: { k: a, range: { min: a, max: top ?? a }, sessions: 18, gapRateMax: 0.15 }, inBound: { k: b, range: { min: b, max: b }, firstAudioP95Ms: 300 }, controlsHeld: true, phrase: '' })),
+    answers: Object.entries(answers).map(([layout, [a, b, top]]) => ({
+      voice: 'v',
+      layout,
+      noGap: { k: a, range: { min: a, max: top ?? a }, sessions: 18, gapRateMax: 0.15 },
+      inBound: { k: b, range: { min: b, max: b }, firstAudioP95Ms: 300 },
+      controlsHeld: true,
+      phrase: '',
+    })),
     controlsHeld: true,
   };
   edit(v);
@@ -23,9 +45,17 @@ function view(answers: Answers, edit: (v: CapacityView) => void = () => undefine
 }
 
 describe('compare on capacity archives', () => {
-  it('FEWER only when B\'s range lies wholly below A\'s; overlapping ranges are the same answer', () => {
+  it("FEWER only when B's range lies wholly below A's; overlapping ranges are the same answer", () => {
     const c = compareCapacity(view({ pool: [10, 4, 11], single: [6, 2] }), view({ pool: [11, 4], single: [4, 2, 5] }));
-    assert.deepEqual(c.rows.map((r) => [r.layout, r.answer, r.verdict]), [['pool', 'no gap', 'SAME'], ['pool', 'within the bound', 'SAME'], ['single', 'no gap', 'FEWER'], ['single', 'within the bound', 'SAME']]);
+    assert.deepEqual(
+      c.rows.map((r) => [r.layout, r.answer, r.verdict]),
+      [
+        ['pool', 'no gap', 'SAME'],
+        ['pool', 'within the bound', 'SAME'],
+        ['single', 'no gap', 'FEWER'],
+        ['single', 'within the bound', 'SAME'],
+      ],
+    );
     assert.equal(c.regression, true);
     assert.match(capacityComparisonMarkdown(c, 'a', 'b'), /\| v \| single \| no gap \| 6 \| 4 to 5 \| FEWER \|/);
     assert.match(capacityComparisonMarkdown(c, 'a', 'b'), /REGRESSION: an answer of B lies wholly below A's range/);
@@ -37,27 +67,54 @@ describe('compare on capacity archives', () => {
   });
 
   it('another workload is INCOMPARABLE, naming each difference; another machine is refused unless forced; failed controls are not counted', () => {
-    for (const [name, value] of [['max-streams', '16'], ['rounds', '2'], ['first-audio bound ms', '800'], ['schedule', 'fifo'], ['sessions', '60']] as const) {
-      const c = compareCapacity(view({ pool: [10, 4] }), view({ pool: [3, 1] }, (v) => { v.workload = v.workload.map(([n, x]) => [n, n === name ? value : x]); }));
+    for (const [name, value] of [
+      ['max-streams', '16'],
+      ['rounds', '2'],
+      ['first-audio bound ms', '800'],
+      ['schedule', 'fifo'],
+      ['sessions', '60'],
+    ] as const) {
+      const c = compareCapacity(
+        view({ pool: [10, 4] }),
+        view({ pool: [3, 1] }, (v) => {
+          v.workload = v.workload.map(([n, x]) => [n, n === name ? value : x]);
+        }),
+      );
       assert.deepEqual([c.rows[0]?.verdict, c.regression, c.compared], ['INCOMPARABLE', false, 0]);
       assert.match(c.rows[0]?.why ?? '', new RegExp(`^${name} \\S+ vs ${value}$`));
     }
-    const other = view({ pool: [1, 1] }, (v) => { v.machine.cpu = 'other'; });
+    const other = view({ pool: [1, 1] }, (v) => {
+      v.machine.cpu = 'other';
+    });
     assert.match(compareCapacity(view({ pool: [9, 3] }), other).refused ?? '', /^different machines/);
     assert.equal(compareCapacity(view({ pool: [9, 3] }), other, true).regression, true);
-    const failed = compareCapacity(view({ pool: [9, 3] }), view({ pool: [1, 1] }, (v) => { (v.answers[0] as { controlsHeld: boolean }).controlsHeld = false; }));
+    const failed = compareCapacity(
+      view({ pool: [9, 3] }),
+      view({ pool: [1, 1] }, (v) => {
+        (v.answers[0] as { controlsHeld: boolean }).controlsHeld = false;
+      }),
+    );
     assert.deepEqual([failed.rows[0]?.verdict, failed.regression], ['CONTROLS FAILED', false]);
   });
 
   it('reads a schema 1 archive: its one answer is the one within the bound, the other unknown, and its rounds differ', async () => {
-    const { archive } = await sweepOn({ machine: { cores: 2, speed: 1.25, audioSeconds: [1, 1, 1] }, layouts: [{ workers: 2, threads: 1, pinned: false, isolation: 'process' }], sessions: 6 });
+    const { archive } = await sweepOn({
+      machine: { cores: 2, speed: 1.25, audioSeconds: [1, 1, 1] },
+      layouts: [{ workers: 2, threads: 1, pinned: false, isolation: 'process' }],
+      sessions: 6,
+    });
     const v1 = capacitySchemaOne(archive, 3);
     const read = capacityView(v1, 'old.json');
     assert.deepEqual([read.schemaVersion, read.answers[0]?.noGap, read.answers[0]?.inBound.k], [1, null, 3]);
     const c = compareCapacity(v1 as unknown as CapacityArchive, archive);
-    assert.deepEqual(c.rows.map((r) => r.verdict), ['INCOMPARABLE', 'INCOMPARABLE']);
+    assert.deepEqual(
+      c.rows.map((r) => r.verdict),
+      ['INCOMPARABLE', 'INCOMPARABLE'],
+    );
     assert.match(c.workloadDiffers.join('; '), /sessions none \(schema 1\) vs 6; .*schema 1 vs 2/);
-    assert.throws(() => capacityView({ schema_version: 1, type: 'capacite' }, 'broken.json'), /broken\.json is not a capacity archive this version reads \(outil: /);
+    assert.throws(
+      () => capacityView({ schema_version: 1, type: 'capacite' }, 'broken.json'),
+      /broken\.json is not a capacity archive this version reads \(outil: /,
+    );
   });
 });
-

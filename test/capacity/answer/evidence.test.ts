@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { binomialCdf, percentUp, quantileUpperBound, rateUpperBound } from '../../../lib/capacity/answer/evidence.js';
 
-const close = (a: number | null | undefined, b: number, eps = 1e-4): void => assert.ok(a !== null && a !== undefined && Math.abs(a - b) < eps, `${a} is not ${b}`);
+const close = (a: number | null | undefined, b: number, eps = 1e-4): void =>
+  assert.ok(a !== null && a !== undefined && Math.abs(a - b) < eps, `${a} is not ${b}`);
 
 describe('evidence arithmetic, against figures worked by hand', () => {
   it('binomial CDF', () => {
@@ -37,7 +38,11 @@ describe('evidence arithmetic, against figures worked by hand', () => {
     close(b18?.quantile, 0.846679);
     // n = 58: 0.95^58 = 0.051041 > 0.05, still too few; n = 59 reaches it with its largest value.
     assert.equal(quantileUpperBound(Array.from({ length: 58 }, (_, i) => i))?.reached, false);
-    assert.deepEqual(quantileUpperBound(Array.from({ length: 59 }, (_, i) => i)), { valueMs: 58, quantile: 0.95, reached: true });
+    assert.deepEqual(quantileUpperBound(Array.from({ length: 59 }, (_, i) => i)), {
+      valueMs: 58,
+      quantile: 0.95,
+      reached: true,
+    });
     // n = 100: P(X <= 98) = 1 - 5 x 0.95^99 - 0.95^100 = 0.962914 >= 0.95, P(X <= 97) = 0.881722: rank 99.
     const hundred = Array.from({ length: 100 }, (_, i) => 1000 - i);
     assert.deepEqual(quantileUpperBound(hundred), { valueMs: 999, quantile: 0.95, reached: true });

@@ -8,13 +8,21 @@ import { CapacitySearch } from '../../../lib/capacity/answer/search.js';
 type Truth = { a: number; b?: number };
 
 /** Run a search against a machine that serves exactly `truth.a` listeners with no gap, `truth.b` within the bound; the steps it took. */
-function walk(predicted: number, cap: number, truth: Truth, predictedInBound = 1): { tried: string[]; a: number; b: number; above: number | undefined } {
+function walk(
+  predicted: number,
+  cap: number,
+  truth: Truth,
+  predictedInBound = 1,
+): { tried: string[]; a: number; b: number; above: number | undefined } {
   const s = new CapacitySearch({ predicted, predictedInBound, cap, inBoundImpossible: truth.b === undefined });
   const tried: string[] = [];
   for (let step = s.next(); step !== undefined && tried.length < 50; step = s.next()) {
     tried.push(`${step.k}${step.purpose === 'premier_son' ? 'b' : ''}`);
     const gap = step.k > truth.a;
-    s.record(step.k, { gapFree: step.purpose === 'sans_trou' ? !gap : null, inBound: !gap && step.k <= (truth.b ?? 0) });
+    s.record(step.k, {
+      gapFree: step.purpose === 'sans_trou' ? !gap : null,
+      inBound: !gap && step.k <= (truth.b ?? 0),
+    });
   }
   return { tried, a: s.held(), b: s.heldInBound(), above: s.failedAbove() };
 }
@@ -36,7 +44,12 @@ describe('the capacity search', () => {
 
   it('then searches the K within the first-audio bound with first-audio trials, never above the first answer', () => {
     // (a): 8, 9 held, 14 and 11 had gaps, 10 held. (b): whole trials at 8 and up were over the bound; 5 over, 4 within.
-    assert.deepEqual(walk(8, 32, { a: 10, b: 4 }, 5), { tried: ['8', '9', '14', '11', '10', '5b', '4b'], a: 10, b: 4, above: 11 });
+    assert.deepEqual(walk(8, 32, { a: 10, b: 4 }, 5), {
+      tried: ['8', '9', '14', '11', '10', '5b', '4b'],
+      a: 10,
+      b: 4,
+      above: 11,
+    });
     assert.equal(walk(8, 32, { a: 10, b: 12 }, 5).b, 10);
   });
 
@@ -67,7 +80,12 @@ describe('the capacity search', () => {
     s.record(2, { gapFree: null, inBound: false });
     assert.deepEqual([s.held(), s.heldInBound()], [3, 1]);
     const quota = (k: number): number => (k === 3 ? 4 : 2);
-    assert.deepEqual(s.missing(quota), [{ k: 3, purpose: 'sans_trou' }, { k: 4, purpose: 'sans_trou' }, { k: 1, purpose: 'premier_son' }, { k: 2, purpose: 'premier_son' }]);
+    assert.deepEqual(s.missing(quota), [
+      { k: 3, purpose: 'sans_trou' },
+      { k: 4, purpose: 'sans_trou' },
+      { k: 1, purpose: 'premier_son' },
+      { k: 2, purpose: 'premier_son' },
+    ]);
     for (const k of [3, 3, 3]) s.record(k, { gapFree: true, inBound: false });
     s.record(4, { gapFree: false, inBound: false });
     s.record(1, { gapFree: null, inBound: true });
@@ -93,15 +111,32 @@ describe('arrivals and the queue', () => {
     const fifo = new SentenceQueue('fifo', [2, 1]);
     fifo.arrive(0, 0);
     fifo.arrive(1, 100);
-    assert.deepEqual([fifo.take(), fifo.take(), fifo.take()].map((j) => [j?.stream, j?.sentence]), [[0, 0], [0, 1], [1, 0]]);
+    assert.deepEqual(
+      [fifo.take(), fifo.take(), fifo.take()].map((j) => [j?.stream, j?.sentence]),
+      [
+        [0, 0],
+        [0, 1],
+        [1, 0],
+      ],
+    );
     const dl = new SentenceQueue('deadline', [2, 1]);
     dl.arrive(0, 0);
     dl.arrive(1, 100);
-    assert.deepEqual([dl.take()].map((j) => [j?.stream, j?.sentence]), [[0, 0]]);
+    assert.deepEqual(
+      [dl.take()].map((j) => [j?.stream, j?.sentence]),
+      [[0, 0]],
+    );
     // Listener 0's first sentence played at 300 and lasted 0.5 s: its second is due at 800, before listener 1's first (100)? No: 100 first.
     dl.ready(0, 0, 300, 0.5);
     assert.equal(dl.dueMs({ stream: 0, sentence: 1, seq: 1 }), 800);
-    assert.deepEqual([dl.take(), dl.take(), dl.take()].map((j) => [j?.stream, j?.sentence]), [[1, 0], [0, 1], [1, 1]]);
+    assert.deepEqual(
+      [dl.take(), dl.take(), dl.take()].map((j) => [j?.stream, j?.sentence]),
+      [
+        [1, 0],
+        [0, 1],
+        [1, 1],
+      ],
+    );
     assert.equal(dl.take(), undefined);
     // Before its first audio a listener cannot start playing earlier than now: at 5000, listener 1's second
     // sentence (first still in flight) is due at 5000 + 2000, after listener 0's second (first played at 300, due 2300).
@@ -112,6 +147,9 @@ describe('arrivals and the queue', () => {
     now.take(undefined, 0);
     now.ready(0, 0, 300, 2);
     assert.equal(now.dueMs({ stream: 1, sentence: 1, seq: 3 }, 5000), 7000);
-    assert.deepEqual([now.take(undefined, 5000)].map((j) => [j?.stream, j?.sentence]), [[0, 1]]);
+    assert.deepEqual(
+      [now.take(undefined, 5000)].map((j) => [j?.stream, j?.sentence]),
+      [[0, 1]],
+    );
   });
 });

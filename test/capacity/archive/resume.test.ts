@@ -9,23 +9,46 @@ import { sharedVoicesDir, tempDir } from '../../helpers/paths.js';
 describe('an interrupted capacity run', () => {
   it('keeps its finished trials in the partial file, and --resume carries on without running them again', async () => {
     const outDir = path.join(tempDir('capacity-resume'), 'm');
-    const base = { voices: ['synthetic-siwis-medium'], voicesDir: sharedVoicesDir(), lines: ['Oui.', 'Non.'], maxStreams: 1, rounds: 1, sessions: 1, firstAudioMs: 100_000, settleSeconds: 0, outDir };
+    const base = {
+      voices: ['synthetic-siwis-medium'],
+      voicesDir: sharedVoicesDir(),
+      lines: ['Oui.', 'Non.'],
+      maxStreams: 1,
+      rounds: 1,
+      sessions: 1,
+      firstAudioMs: 100_000,
+      settleSeconds: 0,
+      outDir,
+    };
     const controller = new AbortController();
     const first: string[] = [];
     let firstHeld = false;
-    const err = await runCapacity({ ...base, signal: controller.signal, onProgress: (e) => {
-      if (e.kind === 'trial-end') {
-        first.push(`${e.trial.disposition}|${e.trial.flux}`);
-        firstHeld = e.trial.controle_tenu;
-        controller.abort();
-      }
-    } }).then(() => undefined, (e: Error & { code?: string }) => e);
+    const err = await runCapacity({
+      ...base,
+      signal: controller.signal,
+      onProgress: (e) => {
+        if (e.kind === 'trial-end') {
+          first.push(`${e.trial.disposition}|${e.trial.flux}`);
+          firstHeld = e.trial.controle_tenu;
+          controller.abort();
+        }
+      },
+    }).then(
+      () => undefined,
+      (e: Error & { code?: string }) => e,
+    );
     assert.equal(err?.code, 'ABORTED');
     const partial = /resume with: piper-parallel capacity --resume (\S+)$/.exec(err?.message ?? '')?.[1];
     assert.ok(partial && existsSync(partial), err?.message);
     assert.equal(first.length, 1);
     const again: string[] = [];
-    const { archive } = await runCapacity({ resume: partial, settleSeconds: 0, onProgress: (e) => { if (e.kind === 'trial-start') again.push(`${e.layout}|${e.k}`); } });
+    const { archive } = await runCapacity({
+      resume: partial,
+      settleSeconds: 0,
+      onProgress: (e) => {
+        if (e.kind === 'trial-start') again.push(`${e.layout}|${e.k}`);
+      },
+    });
     assert.equal(archive.interrompu, true);
     // Four layouts, one trial each at K=1 (max 1): the held one is not run again. On a busy machine a
     // trial's control may fail, and that trial is run again (reprise 1, 2): counted apart.

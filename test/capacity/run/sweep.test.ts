@@ -34,37 +34,70 @@ describe('the capacity sweep finds the capacity worked out by hand (fake machine
   it('a worker per listener at x1.25 on 2 cores: 2 live streams; the first sentence alone (800 ms) is over the bound', async () => {
     // K <= 2: each listener has a core, x1.25: sentence j ready at 0.8 (j + 1) s, before the one before ends.
     // K = 3: each gets 2/3 of a core, x0.83: the second sentence is ready at 2.4 s, the first ended at 2.2 s.
-    const { archive } = await sweepOn({ machine: { cores: 2, speed: 1.25, audioSeconds: oneSecond }, layouts: [own], sessions: 6 });
+    const { archive } = await sweepOn({
+      machine: { cores: 2, speed: 1.25, audioSeconds: oneSecond },
+      layouts: [own],
+      sessions: 6,
+    });
     const e = archive.capacite[0] as CapacityEntry;
-    assert.deepEqual([e.flux_max_sans_trou, e.flux_max_dans_la_borne, e.plage_sans_trou, e.borne], [2, 0, { min: 2, max: 2 }, 'cpu']);
+    assert.deepEqual(
+      [e.flux_max_sans_trou, e.flux_max_dans_la_borne, e.plage_sans_trou, e.borne],
+      [2, 0, { min: 2, max: 2 }, 'cpu'],
+    );
     // 3 trials at 2 (6 sessions: 1 - 0.05^(1/6) = 39.3%) and 3 at 3, every one with gaps.
     assert.deepEqual([e.essais, e.essais_tenus, e.sessions, e.sessions_avec_trou], [3, 3, 6, 0]);
     assert.ok(Math.abs((e.taux_trou_max ?? 0) - 0.393) < 1e-3);
-    assert.equal(e.phrase, 'fake-voice, one process per stream x 1 thread, free: 2 live streams with no gap (3 of 3 trials, 6 listener-sessions, 0 with a gap: gap rate below 40% (95% confidence)); at 3, gaps in 3 of 3 trials. Within 500 ms of first audio: none: the first sentence alone takes 800 ms at 1 thread, so no K meets 500 ms; without the bound: 2.');
+    assert.equal(
+      e.phrase,
+      'fake-voice, one process per stream x 1 thread, free: 2 live streams with no gap (3 of 3 trials, 6 listener-sessions, 0 with a gap: gap rate below 40% (95% confidence)); at 3, gaps in 3 of 3 trials. Within 500 ms of first audio: none: the first sentence alone takes 800 ms at 1 thread, so no K meets 500 ms; without the bound: 2.',
+    );
     assert.equal(archive.controle_tenu, true);
   });
 
   it('a worker per listener at x0.8: not even one live stream, said after three trials', async () => {
-    const { archive } = await sweepOn({ machine: { cores: 2, speed: 0.8, audioSeconds: oneSecond }, layouts: [own], firstAudioMs: 5000 });
+    const { archive } = await sweepOn({
+      machine: { cores: 2, speed: 0.8, audioSeconds: oneSecond },
+      layouts: [own],
+      firstAudioMs: 5000,
+    });
     const e = archive.capacite[0] as CapacityEntry;
-    assert.deepEqual([e.flux_max_sans_trou, e.flux_max_dans_la_borne, e.preuves.map((p) => [p.flux, p.essais, p.essais_tenus])], [0, 0, [[1, 3, 0]]]);
-    assert.match(e.phrase, /: not even 1 live stream with no gap; at 1, gaps in 3 of 3 trials\. Within 5000 ms of first audio: none; without the bound: 0\.$/);
+    assert.deepEqual(
+      [e.flux_max_sans_trou, e.flux_max_dans_la_borne, e.preuves.map((p) => [p.flux, p.essais, p.essais_tenus])],
+      [0, 0, [[1, 3, 0]]],
+    );
+    assert.match(
+      e.phrase,
+      /: not even 1 live stream with no gap; at 1, gaps in 3 of 3 trials\. Within 5000 ms of first audio: none; without the bound: 0\.$/,
+    );
   });
 
   it('a pool of 2 workers at x5, three 1 s sentences, listeners together: 10 with no gap, 4 within 500 ms', async () => {
     // Deadline order: every first sentence, two at a time, 200 ms each; listener i first plays at 200 (floor(i/2) + 1) ms.
     // Then the second sentences in the same order, ready exactly as the first ones end for K = 10 (0.1 K s of work before
     // them), 200 ms after for listener 1 at K = 11. First audio within 500 ms: listeners 0-3 only.
-    const { archive } = await sweepOn({ machine: { cores: 2, speed: 5, audioSeconds: oneSecond }, layouts: [pool2], sessions: 12 });
+    const { archive } = await sweepOn({
+      machine: { cores: 2, speed: 5, audioSeconds: oneSecond },
+      layouts: [pool2],
+      sessions: 12,
+    });
     const e = archive.capacite[0] as CapacityEntry;
-    assert.deepEqual([e.flux_max_sans_trou, e.flux_max_dans_la_borne, e.prediction, e.prediction_dans_la_borne], [10, 4, 8, 5]);
+    assert.deepEqual(
+      [e.flux_max_sans_trou, e.flux_max_dans_la_borne, e.prediction, e.prediction_dans_la_borne],
+      [10, 4, 8, 5],
+    );
     const at4 = e.preuves.find((p) => p.flux === 4);
     // Three first-audio trials at 4: 12 sessions, first audio 200, 200, 400, 400 ms each; none over the bound.
-    assert.deepEqual([at4?.essais_dans_la_borne, at4?.premier_son_sessions, at4?.premier_son_au_dela, at4?.premier_son_p95_ms], [3, 12, 0, 400]);
+    assert.deepEqual(
+      [at4?.essais_dans_la_borne, at4?.premier_son_sessions, at4?.premier_son_au_dela, at4?.premier_son_p95_ms],
+      [3, 12, 0, 400],
+    );
     const at5 = e.preuves.find((p) => p.flux === 5);
     assert.deepEqual([at5?.essais_dans_la_borne, at5?.premier_son_au_dela], [0, at5?.essais]);
     assert.equal(e.premier_son_p95_ms, 400);
-    assert.match(e.phrase, /: 10 live streams with no gap \(3 of 3 trials, 30 listener-sessions, 0 with a gap: gap rate below 10% \(95% confidence\)\); at 11, gaps in 3 of 3 trials\. Within 500 ms of first audio: 4 \(12 sessions, 0 over the bound: over 500 ms for fewer than 23% of listeners \(95%\); 400 ms bounds the 77th percentile \(95%\)\); at 5, 3 of 15 listeners waited longer\.$/);
+    assert.match(
+      e.phrase,
+      /: 10 live streams with no gap \(3 of 3 trials, 30 listener-sessions, 0 with a gap: gap rate below 10% \(95% confidence\)\); at 11, gaps in 3 of 3 trials\. Within 500 ms of first audio: 4 \(12 sessions, 0 over the bound: over 500 ms for fewer than 23% of listeners \(95%\); 400 ms bounds the 77th percentile \(95%\)\); at 5, 3 of 15 listeners waited longer\.$/,
+    );
   });
 
   it('a round that contradicts the one before: the answer falls to what every trial held, and the disagreement is said', async () => {
@@ -83,15 +116,28 @@ describe('the capacity sweep finds the capacity worked out by hand (fake machine
     // Whole trials at 3 and 4 made x4.8 (round 1) and x3.84 (later, to their end or their gap): down to
     // 3.84 x 3.84 / 4.8 = 3.07, up to 4.
     assert.deepEqual([e.flux_max_sans_trou, e.plage_sans_trou], [3, { min: 3, max: 4 }]);
-    assert.deepEqual(e.preuves.map((p) => [p.flux, p.essais, p.essais_tenus]), [[3, 3, 3], [4, 3, 1], [5, 2, 0]]);
-    assert.match(e.phrase, /: 3 live streams with no gap \(3 of 3 trials, 9 listener-sessions, 0 with a gap: gap rate below 29% \(95% confidence\)\), a rerun may say 3 to 4; at 4, gaps in 2 of 3 trials \(4 held in 1 of 3 trials\)\./);
+    assert.deepEqual(
+      e.preuves.map((p) => [p.flux, p.essais, p.essais_tenus]),
+      [
+        [3, 3, 3],
+        [4, 3, 1],
+        [5, 2, 0],
+      ],
+    );
+    assert.match(
+      e.phrase,
+      /: 3 live streams with no gap \(3 of 3 trials, 9 listener-sessions, 0 with a gap: gap rate below 29% \(95% confidence\)\), a rerun may say 3 to 4; at 4, gaps in 2 of 3 trials \(4 held in 1 of 3 trials\)\./,
+    );
   });
 
   it('a trial whose arrivals were late is not counted: it is run again, and the answer rests on the run that held', async () => {
     const { archive } = await lateWhen((t) => t.index === 1);
     const [first, again] = archive.essais;
     // The late trial heard no gap, but its arrivals were 10 ms late: it does not count.
-    assert.deepEqual([first?.flux, first?.tenu, first?.controle_tenu, first?.controles.find((c) => c.name === 'arrivals')?.measured], [2, true, false, 10]);
+    assert.deepEqual(
+      [first?.flux, first?.tenu, first?.controle_tenu, first?.controles.find((c) => c.name === 'arrivals')?.measured],
+      [2, true, false, 10],
+    );
     assert.deepEqual([again?.flux, again?.reprise, again?.controle_tenu], [2, 1, true]);
     const e = archive.capacite[0] as CapacityEntry;
     assert.deepEqual([e.flux_max_sans_trou, e.essais, e.preuves[0]?.essais_controles_echoues], [2, 3, 1]);
@@ -101,9 +147,16 @@ describe('the capacity sweep finds the capacity worked out by hand (fake machine
   it('a K whose every try had late arrivals is given up: never claimed, said, and the run does not hold', async () => {
     const { archive } = await lateWhen((t) => t.k === 3);
     const e = archive.capacite[0] as CapacityEntry;
-    assert.deepEqual([e.flux_max_sans_trou, e.borne, e.controle_tenu, archive.controle_tenu], [2, 'controles', false, false]);
+    assert.deepEqual(
+      [e.flux_max_sans_trou, e.borne, e.controle_tenu, archive.controle_tenu],
+      [2, 'controles', false, false],
+    );
     assert.match(e.phrase, /at 3, a control failed in every try \(arrivals 10 ms\), so it was not counted/);
-    assert.ok(archive.phrases.some((p) => /^Not counted: fake-voice, one process per stream x 1 thread, free: K=3 was not counted/.test(p)));
+    assert.ok(
+      archive.phrases.some((p) =>
+        /^Not counted: fake-voice, one process per stream x 1 thread, free: K=3 was not counted/.test(p),
+      ),
+    );
   });
 
   it('past the planned rounds, a round is added only while its missing trials fit in --max-minutes', async () => {
@@ -111,39 +164,77 @@ describe('the capacity sweep finds the capacity worked out by hand (fake machine
     const slower = (e: { kind: string; round?: number }, machine: { factor: number }): void => {
       if (e.kind === 'trial-start') machine.factor = (e.round ?? 1) >= 3 ? 0.8 : 1;
     };
-    const roomy = await sweepOn({ machine: { cores: 2, speed: 2.4, audioSeconds: oneSecond }, layouts: [own], sessions: 6, firstAudioMs: 300, onProgress: slower });
+    const roomy = await sweepOn({
+      machine: { cores: 2, speed: 2.4, audioSeconds: oneSecond },
+      layouts: [own],
+      sessions: 6,
+      firstAudioMs: 300,
+      onProgress: slower,
+    });
     assert.equal(roomy.sweeps[0]?.short, undefined);
     assert.equal(Math.max(...roomy.archive.essais.map((t) => t.manche)), 4);
     // A budget already spent after the planned rounds: no round 4, and the answer says its edges lack trials.
-    const tight = await sweepOn({ machine: { cores: 2, speed: 2.4, audioSeconds: oneSecond }, layouts: [own], sessions: 6, firstAudioMs: 300, maxMinutes: 0.001, onProgress: slower });
+    const tight = await sweepOn({
+      machine: { cores: 2, speed: 2.4, audioSeconds: oneSecond },
+      layouts: [own],
+      sessions: 6,
+      firstAudioMs: 300,
+      maxMinutes: 0.001,
+      onProgress: slower,
+    });
     assert.equal(Math.max(...tight.archive.essais.map((t) => t.manche)), 3);
-    assert.match(tight.archive.capacite[0]?.phrase ?? '', /Fewer trials than asked at its edges: another round would pass --max-minutes 0\.001\./);
+    assert.match(
+      tight.archive.capacite[0]?.phrase ?? '',
+      /Fewer trials than asked at its edges: another round would pass --max-minutes 0\.001\./,
+    );
   });
 
   it('--sessions: an answer gets the trials it takes to hear that many listener-sessions', async () => {
     // 10 sessions at K = 2: 5 trials, not the 3 the rounds alone ask for.
-    const { archive } = await sweepOn({ machine: { cores: 2, speed: 1.25, audioSeconds: oneSecond }, layouts: [own], sessions: 10 });
+    const { archive } = await sweepOn({
+      machine: { cores: 2, speed: 1.25, audioSeconds: oneSecond },
+      layouts: [own],
+      sessions: 10,
+    });
     const e = archive.capacite[0] as CapacityEntry;
     assert.deepEqual([e.flux_max_sans_trou, e.essais, e.sessions], [2, 5, 10]);
     // 1 - 0.05^(1/10) = 25.9%.
-    assert.match(e.phrase, /\(5 of 5 trials, 10 listener-sessions, 0 with a gap: gap rate below 26% \(95% confidence\)\)/);
+    assert.match(
+      e.phrase,
+      /\(5 of 5 trials, 10 listener-sessions, 0 with a gap: gap rate below 26% \(95% confidence\)\)/,
+    );
   });
 
-  it('a worker that dies ends its layout\'s sweep, says why, and the run does not hold', async () => {
-    const { archive } = await sweepOn({ machine: { cores: 2, speed: 1.25, audioSeconds: oneSecond, failJob: { n: 4, message: 'segfault' } }, layouts: [own, pool2], sessions: 6 });
+  it("a worker that dies ends its layout's sweep, says why, and the run does not hold", async () => {
+    const { archive } = await sweepOn({
+      machine: { cores: 2, speed: 1.25, audioSeconds: oneSecond, failJob: { n: 4, message: 'segfault' } },
+      layouts: [own, pool2],
+      sessions: 6,
+    });
     const broken = archive.capacite.find((c) => c.borne === 'erreur');
     assert.ok(broken, 'one layout broke');
     assert.match(broken.phrase, /the sweep broke: K=\d+: worker \d+ failed: segfault/);
     assert.equal(broken.controle_tenu, false);
     assert.equal(archive.controle_tenu, false);
-    assert.ok(archive.capacite.some((c) => c.borne !== 'erreur' && c.controle_tenu), 'the other layout still answers');
+    assert.ok(
+      archive.capacite.some((c) => c.borne !== 'erreur' && c.controle_tenu),
+      'the other layout still answers',
+    );
   });
 
   it('trials that stop at a gap before the last listener is due still land, their arrivals judged on the listeners due', async () => {
     // A 0.1 s first sentence then 2 s ones: every listener's second sentence comes late, before the last arrivals.
-    const { archive } = await sweepOn({ machine: { cores: 2, speed: 5, audioSeconds: [0.1, 2, 2] }, layouts: [own], arrivals: 'staggered', firstAudioMs: 5000 });
+    const { archive } = await sweepOn({
+      machine: { cores: 2, speed: 5, audioSeconds: [0.1, 2, 2] },
+      layouts: [own],
+      arrivals: 'staggered',
+      firstAudioMs: 5000,
+    });
     assert.equal(archive.capacite[0]?.flux_max_sans_trou, 0);
-    assert.ok(archive.essais.some((t) => t.flux_detail.some((s) => s.arrivee_ms === null)), 'some listener was not due yet when its trial stopped');
+    assert.ok(
+      archive.essais.some((t) => t.flux_detail.some((s) => s.arrivee_ms === null)),
+      'some listener was not due yet when its trial stopped',
+    );
     assert.ok(archive.essais.every((t) => t.controle_tenu));
     assert.equal(archive.controle_tenu, true);
   });
@@ -151,36 +242,85 @@ describe('the capacity sweep finds the capacity worked out by hand (fake machine
 
 describe('what the search learns from a trial', () => {
   it('no gap heard but behind real time is a failed K for the first answer; a first-audio trial says nothing of gaps', () => {
-    const t = (x: Partial<TrialRecord>): TrialRecord => ({ sans_trou: true, au_rythme: true, tenu: true, dans_la_borne: false, ...x }) as TrialRecord;
+    const t = (x: Partial<TrialRecord>): TrialRecord =>
+      ({ sans_trou: true, au_rythme: true, tenu: true, dans_la_borne: false, ...x }) as TrialRecord;
     assert.deepEqual(outcomeOf(t({})), { gapFree: true, inBound: false });
     assert.deepEqual(outcomeOf(t({ au_rythme: false, tenu: false })), { gapFree: false, inBound: false });
-    assert.deepEqual(outcomeOf(t({ sans_trou: false, au_rythme: null, tenu: false })), { gapFree: false, inBound: false });
-    assert.deepEqual(outcomeOf(t({ sans_trou: null, au_rythme: null, tenu: false, dans_la_borne: true })), { gapFree: null, inBound: true });
+    assert.deepEqual(outcomeOf(t({ sans_trou: false, au_rythme: null, tenu: false })), {
+      gapFree: false,
+      inBound: false,
+    });
+    assert.deepEqual(outcomeOf(t({ sans_trou: null, au_rythme: null, tenu: false, dans_la_borne: true })), {
+      gapFree: null,
+      inBound: true,
+    });
   });
 });
 
 describe('calibration and predictions', () => {
   it('calibrate times one worker alone, then the first sentence at each thread count', async () => {
     const timers = new VirtualTimers(0);
-    const machine = new FakeMachine(timers, { cores: 2, speed: 5, audioSeconds: [1, 1, 1], threadCores: (t) => (t === 2 ? 1.6 : t) });
-    const voice = { name: 'fake', onnxPath: '/x', configPath: '/x.json', config: {}, sizeBytes: 1, sha256: 'f', synthetic: true } as unknown as VoiceInfo;
-    const prepared = { sentences: [0, 1, 2].map((i) => ({ text: `s${i}`, phonemes: [], ids: [1], phonemizeSeconds: 0 })), phonemizeSeconds: 0, missingPhonemes: {} };
-    const c = await calibrate(voice, prepared, [1, 2, 2], machine.adapter(), timers, 1000 * 2 ** 20);
-    assert.deepEqual([c.audioSeconds, c.computeSeconds.map((x) => x.toFixed(6)), c.speed.toFixed(6), c.firstSentenceMs], [[1, 1, 1], ['0.200000', '0.200000', '0.200000'], '5.000000', { 1: 200, 2: 125 }]);
+    const machine = new FakeMachine(timers, {
+      cores: 2,
+      speed: 5,
+      audioSeconds: [1, 1, 1],
+      threadCores: (t) => (t === 2 ? 1.6 : t),
+    });
+    const voice = {
+      name: 'fake',
+      onnxPath: '/x',
+      configPath: '/x.json',
+      config: {},
+      sizeBytes: 1,
+      sha256: 'f',
+      synthetic: true,
+    } as unknown as VoiceInfo;
+    const prepared = {
+      sentences: [0, 1, 2].map((i) => ({ text: `s${i}`, phonemes: [], ids: [1], phonemizeSeconds: 0 })),
+      phonemizeSeconds: 0,
+      missingPhonemes: {},
+    };
+    const c = await calibrate(
+      voice,
+      prepared,
+      { threadCounts: [1, 2, 2], memAvailableBytes: 1000 * 2 ** 20 },
+      { adapter: machine.adapter(), timers },
+    );
+    assert.deepEqual(
+      [c.audioSeconds, c.computeSeconds.map((x) => x.toFixed(6)), c.speed.toFixed(6), c.firstSentenceMs],
+      [[1, 1, 1], ['0.200000', '0.200000', '0.200000'], '5.000000', { 1: 200, 2: 125 }],
+    );
     // 100 MiB per worker (the fake's peak), 90% of 1000 MiB: 9 workers.
     assert.equal(c.memoryWorkers, 9);
     // One process of 2 threads: worth 200/125 = 1.6 cores: floor(0.85 x 5 x 1.6) = 6; first audio: floor(500 / 125) = 4.
-    assert.deepEqual(predictStreams({ workers: 1, threads: 2, pinned: false, isolation: 'process' }, c, 2, 500), { streams: 6, inBound: 4, inBoundImpossible: false, firstSentenceMs: 125 });
+    assert.deepEqual(predictStreams({ workers: 1, threads: 2, pinned: false, isolation: 'process' }, c, 2, 500), {
+      streams: 6,
+      inBound: 4,
+      inBoundImpossible: false,
+      firstSentenceMs: 125,
+    });
     // A worker per listener on 2 cores: floor(0.85 x 5 x 2) = 8; first audio: floor(2 x 500 / 200) = 5.
-    assert.deepEqual(predictStreams({ workers: 'K', threads: 1, pinned: true, isolation: 'process' }, c, 2, 500), { streams: 8, inBound: 5, inBoundImpossible: false, firstSentenceMs: 200 });
+    assert.deepEqual(predictStreams({ workers: 'K', threads: 1, pinned: true, isolation: 'process' }, c, 2, 500), {
+      streams: 8,
+      inBound: 5,
+      inBoundImpossible: false,
+      firstSentenceMs: 200,
+    });
     assert.equal(predictStreams(own, c, 2, 150).inBoundImpossible, true);
   });
 
   it('the memory line says, per layout, whether memory or the CPU binds first', () => {
-    const entry = (disposition: string, borne: CapacityEntry['borne']): CapacityEntry => ({ disposition, borne } as CapacityEntry);
+    const entry = (disposition: string, borne: CapacityEntry['borne']): CapacityEntry =>
+      ({ disposition, borne }) as CapacityEntry;
     const c = { workerRssBytes: 400 * 2 ** 20, memoryWorkers: 20 } as Parameters<typeof memoryLine>[0];
-    assert.equal(memoryLine(c, [entry('a', 'cpu'), entry('b', 'memoire')], 9 * 2 ** 30), 'Memory: a worker peaked at 400 MiB; MemAvailable 9.0 GiB holds 20 such workers: memory binds first for b, not for the others.');
-    assert.equal(memoryLine(c, [entry('a', 'cpu')], 9 * 2 ** 30), 'Memory: a worker peaked at 400 MiB; MemAvailable 9.0 GiB holds 20 such workers: memory stopped no layout.');
+    assert.equal(
+      memoryLine(c, [entry('a', 'cpu'), entry('b', 'memoire')], 9 * 2 ** 30),
+      'Memory: a worker peaked at 400 MiB; MemAvailable 9.0 GiB holds 20 such workers: memory binds first for b, not for the others.',
+    );
+    assert.equal(
+      memoryLine(c, [entry('a', 'cpu')], 9 * 2 ** 30),
+      'Memory: a worker peaked at 400 MiB; MemAvailable 9.0 GiB holds 20 such workers: memory stopped no layout.',
+    );
     assert.match(memoryLine({ ...c, workerRssBytes: null }, [], null), /could not be read/);
   });
 });

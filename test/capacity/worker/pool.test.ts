@@ -6,12 +6,29 @@ import { VirtualTimers } from '../../../lib/capacity/trial/timers.js';
 import type { WorkerMessage } from '../../../lib/workers/messages.js';
 import { FakeMachine } from '../fake-machine.js';
 
-const init = { voice: { name: 'fake', onnxPath: '/nonexistent.onnx', config: {} }, threads: 1, prepared: { sentences: [], phonemizeSeconds: 0, missingPhonemes: {} }, warmup: 1, passes: 1 } as unknown as ConstructorParameters<typeof ServingPool>[0]['init'];
+const init = {
+  voice: { name: 'fake', onnxPath: '/nonexistent.onnx', config: {} },
+  threads: 1,
+  prepared: { sentences: [], phonemizeSeconds: 0, missingPhonemes: {} },
+  warmup: 1,
+  passes: 1,
+} as unknown as ConstructorParameters<typeof ServingPool>[0]['init'];
 
 describe('the serving pool of a turn', () => {
   it('a process pool grows to what a trial needs and keeps its extras idle; a trial sees only its first K', async () => {
-    const machine = new FakeMachine(new VirtualTimers(0), { cores: 2, speed: 1, audioSeconds: [1], failJob: { n: 1, message: 'idle worker gone' } });
-    const pool = new ServingPool({ adapter: machine.adapter('process'), init, coreOf: () => undefined, loadMs: 10_000, graceMs: 100 });
+    const machine = new FakeMachine(new VirtualTimers(0), {
+      cores: 2,
+      speed: 1,
+      audioSeconds: [1],
+      failJob: { n: 1, message: 'idle worker gone' },
+    });
+    const pool = new ServingPool({
+      adapter: machine.adapter('process'),
+      init,
+      coreOf: () => undefined,
+      loadMs: 10_000,
+      graceMs: 100,
+    });
     await pool.atLeast(3);
     await pool.atLeast(1);
     assert.deepEqual([machine.spawned, pool.count], [3, 3]);
@@ -36,7 +53,13 @@ describe('the serving pool of a turn', () => {
 
   it('a thread pool is made anew at each size', async () => {
     const machine = new FakeMachine(new VirtualTimers(0), { cores: 2, speed: 1, audioSeconds: [1] });
-    const pool = new ServingPool({ adapter: machine.adapter('thread'), init, coreOf: () => undefined, loadMs: 10_000, graceMs: 100 });
+    const pool = new ServingPool({
+      adapter: machine.adapter('thread'),
+      init,
+      coreOf: () => undefined,
+      loadMs: 10_000,
+      graceMs: 100,
+    });
     await pool.atLeast(2);
     await pool.atLeast(1);
     assert.deepEqual([machine.spawned, pool.count], [3, 1]);

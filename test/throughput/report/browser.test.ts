@@ -12,7 +12,9 @@ import { tempDir } from '../../helpers/paths.js';
 
 // Debian's Chromium, which .ci/run installs; elsewhere point CHROMIUM_PATH at one.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`;
+const skip = existsSync(CHROMIUM)
+  ? false
+  : `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`;
 
 let browser: Browser | undefined;
 let archive: Archive;
@@ -27,7 +29,15 @@ before(async () => {
     executablePath: CHROMIUM,
     timeout: 60_000,
     // This machine's network is closed: keep Chromium from reaching out on its own.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 });
 
@@ -42,17 +52,23 @@ describe('HTML report in headless Chromium', { skip }, () => {
     const tab = await context.newPage();
     const errors: string[] = [];
     const requests: string[] = [];
-    tab.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') errors.push(`${m.type()}: ${m.text()}`); });
+    tab.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') errors.push(`${m.type()}: ${m.text()}`);
+    });
     tab.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-    tab.on('request', (r) => { if (r.url() !== pathToFileURL(page).href) requests.push(r.url()); });
+    tab.on('request', (r) => {
+      if (r.url() !== pathToFileURL(page).href) requests.push(r.url());
+    });
     await tab.goto(pathToFileURL(page).href, { waitUntil: 'load', timeout: 30_000 });
     // Data marks are the items of Vega's role-mark groups (axes, legends and titles have other roles).
-    const counts = await tab.evaluate(() => Object.fromEntries(
-      [...document.querySelectorAll('figure[data-chart]')].map((f) => [
-        f.getAttribute('data-chart') ?? '',
-        [...f.querySelectorAll('svg g.role-mark')].reduce((n, g) => n + g.children.length, 0),
-      ]),
-    ));
+    const counts = await tab.evaluate(() =>
+      Object.fromEntries(
+        [...document.querySelectorAll('figure[data-chart]')].map((f) => [
+          f.getAttribute('data-chart') ?? '',
+          [...f.querySelectorAll('svg g.role-mark')].reduce((n, g) => n + g.children.length, 0),
+        ]),
+      ),
+    );
     const shot = path.join(dir, 'report.png');
     await tab.screenshot({ path: shot, fullPage: true });
     await context.close();

@@ -42,7 +42,12 @@ describe('HTML report', () => {
     assert.match(html, /<title>piper-parallel .* \(synthetic voices\)<\/title>/);
     const failed = structuredClone(real);
     const arm = failed.bras[0];
-    if (arm) { arm.etat = 'failed'; arm.erreur = 'stream 0 failed <during> pass 1'; arm.controle_tenu = false; arm.bruyant = false; }
+    if (arm) {
+      arm.etat = 'failed';
+      arm.erreur = 'stream 0 failed <during> pass 1';
+      arm.controle_tenu = false;
+      arm.bruyant = false;
+    }
     failed.controle_tenu = false;
     const page = await renderHtml(failed);
     assert.match(page, /<td class="failed">FAILED: stream 0 failed &lt;during&gt; pass 1<\/td>/);

@@ -31,7 +31,10 @@ describe('Markdown report', () => {
     const md = renderMarkdown(a);
     assert.match(md, /^# piper-parallel run of /);
     assert.match(md, /\*\*SYNTHETIC voices\*\* \(synthetic-siwis-medium\)/);
-    assert.match(md, new RegExp(`- machine: ${a.machine_detail.cpu.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, ${a.coeurs} cores usable`));
+    assert.match(
+      md,
+      new RegExp(`- machine: ${a.machine_detail.cpu.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, ${a.coeurs} cores usable`),
+    );
     assert.match(md, /- text: .*1 lines, 4 characters/);
     assert.match(md, /- passes: 3 timed per arm after 0 warm-up/);
     assert.match(md, /- voices: synthetic-siwis-medium \(SYNTHETIC, 22050 Hz\)/);
@@ -58,7 +61,10 @@ describe('Markdown report', () => {
   it('lists every failed control with its figures and says nothing may be published', () => {
     const md = renderMarkdown(withFailedControl(allHeld(real)));
     assert.match(md, /A control failed: nothing from this run may be published/);
-    assert.match(md, /- synthetic-siwis-medium K=2 T=1 (free|pinned) process: `cpu_sum` measured 120\.50 % against 150\.00 %: the streams used 120\.5% together/);
+    assert.match(
+      md,
+      /- synthetic-siwis-medium K=2 T=1 (free|pinned) process: `cpu_sum` measured 120\.50 % against 150\.00 %: the streams used 120\.5% together/,
+    );
     assert.doesNotMatch(md, /None: every control held/);
     assert.match(md, /\| FAILED cpu_sum: the streams used/);
   });
@@ -79,7 +85,9 @@ describe('Markdown report', () => {
     const arm = a.bras.find((b) => !b.controle_tenu);
     const c = arm?.controles.find((k) => !k.held);
     if (c) c.message = 'a | b';
-    const row = renderMarkdown(a).split('\n').find((l) => l.includes('FAILED cpu_sum'));
+    const row = renderMarkdown(a)
+      .split('\n')
+      .find((l) => l.includes('FAILED cpu_sum'));
     assert.ok(row?.includes('a \\| b'), row);
   });
 });

@@ -20,13 +20,31 @@ describe('runArms end to end (synthetic voice, one short sentence, 2 passes)', (
   it('runs the four default conditions and writes an archive that matches the schema', async () => {
     const outDir = tempDir('out');
     const events: string[] = [];
-    const r = await runArms({ settleSeconds: 0, passes: 2, warmup: 1, voices: ['synthetic-siwis-medium'], lines: ['Oui.', 'Non merci.'], outDir, voicesDir: sharedVoicesDir(), label: 'test vm', onProgress: (e) => events.push(e.kind) });
+    const r = await runArms({
+      settleSeconds: 0,
+      passes: 2,
+      warmup: 1,
+      voices: ['synthetic-siwis-medium'],
+      lines: ['Oui.', 'Non merci.'],
+      outDir,
+      voicesDir: sharedVoicesDir(),
+      label: 'test vm',
+      onProgress: (e) => events.push(e.kind),
+    });
     const onDisk = ArchiveSchema.parse(JSON.parse(readFileSync(r.path, 'utf8')));
     // --label reaches the archive, for summary.
     assert.equal(onDisk.etiquette, 'test vm');
     assert.match(path.basename(r.path), /^piper-parallel-\d{8}-\d{6}\.json$/);
     assert.equal(onDisk.bras.length, 4);
-    assert.deepEqual(onDisk.bras.map((b) => [b.flux_simultanes, b.fils_par_flux, b.affinite_demandee]), [[1, 1, false], [2, 1, false], [2, 1, true], [1, 2, false]]);
+    assert.deepEqual(
+      onDisk.bras.map((b) => [b.flux_simultanes, b.fils_par_flux, b.affinite_demandee]),
+      [
+        [1, 1, false],
+        [2, 1, false],
+        [2, 1, true],
+        [1, 2, false],
+      ],
+    );
     for (const b of onDisk.bras) {
       assert.equal(b.etat, 'done');
       assert.equal(b.voix_synthetique, true);
@@ -34,24 +52,46 @@ describe('runArms end to end (synthetic voice, one short sentence, 2 passes)', (
       for (const e of b.enfants) {
         assert.equal(e.passes.length, 2);
         // 2 passes: 2 rounds of 1, each starting the streams afresh with its own warm-up.
-        assert.deepEqual(e.passes.map((p) => p.manche), [1, 2]);
+        assert.deepEqual(
+          e.passes.map((p) => p.manche),
+          [1, 2],
+        );
         assert.equal(e.echauffement.length, 2);
         // A warm-up pass is the text's first sentence only: less audio than a whole timed pass.
-        for (const w of e.echauffement) assert.ok(w.audio_s < (e.passes[0]?.audio_s ?? 0), `warm-up ${w.audio_s} s of audio, timed ${e.passes[0]?.audio_s} s`);
+        for (const w of e.echauffement)
+          assert.ok(
+            w.audio_s < (e.passes[0]?.audio_s ?? 0),
+            `warm-up ${w.audio_s} s of audio, timed ${e.passes[0]?.audio_s} s`,
+          );
         // A process that loaded the voice's model peaks above the model's size (VmHWM, after each pass).
         assert.ok((e.rss_pic_octets ?? 0) > onDisk.voix[0]!.taille_octets, `peak RSS ${e.rss_pic_octets}`);
         assert.ok(e.phonemisation_s !== null && e.phonemisation_s > 0);
       }
       assert.equal(b.synchro.length, 4);
-      assert.deepEqual(b.manches.map((m) => m.manche), [1, 2]);
+      assert.deepEqual(
+        b.manches.map((m) => m.manche),
+        [1, 2],
+      );
       // The arm holds exactly when every control it took held.
-      assert.equal(b.controle_tenu, b.controles.every((c) => c.held));
+      assert.equal(
+        b.controle_tenu,
+        b.controles.every((c) => c.held),
+      );
       assert.ok(b.controles.some((c) => c.name === 'affinity'));
-      assert.equal(b.controles.some((c) => c.name === 'cpu_sum'), b.flux_simultanes >= 2);
+      assert.equal(
+        b.controles.some((c) => c.name === 'cpu_sum'),
+        b.flux_simultanes >= 2,
+      );
     }
     const pinned = onDisk.bras[2]!;
-    assert.deepEqual(pinned.affinites_vues.map((s) => s.length), [1, 1]);
-    assert.equal(onDisk.controle_tenu, onDisk.bras.every((b) => b.controle_tenu));
+    assert.deepEqual(
+      pinned.affinites_vues.map((s) => s.length),
+      [1, 1],
+    );
+    assert.equal(
+      onDisk.controle_tenu,
+      onDisk.bras.every((b) => b.controle_tenu),
+    );
     assert.equal(onDisk.voix[0]?.synthetique, true);
     assert.equal(onDisk.protocole.texte.phrases, 2);
     // The partial file goes away once the archive lands.
@@ -59,21 +99,45 @@ describe('runArms end to end (synthetic voice, one short sentence, 2 passes)', (
     assert.ok(events.includes('arm-end') && events.includes('pass') && events.includes('round-arm-end'));
     // Each round ran every arm once, in its own shuffled order, and the archive says so.
     assert.equal(onDisk.manches.length, 2);
-    for (const m of onDisk.manches) assert.deepEqual([...m.ordre].sort(), onDisk.bras.map((b) => `${b.voix} K=${b.flux_simultanes} T=${b.fils_par_flux} ${b.affinite_demandee ? 'pinned' : 'free'}`).sort());
+    for (const m of onDisk.manches)
+      assert.deepEqual(
+        [...m.ordre].sort(),
+        onDisk.bras
+          .map(
+            (b) => `${b.voix} K=${b.flux_simultanes} T=${b.fils_par_flux} ${b.affinite_demandee ? 'pinned' : 'free'}`,
+          )
+          .sort(),
+      );
     assert.deepEqual(onDisk.arret, { raison: 'planned', manches: 2, detail: 'the 2 planned round(s) ran' });
     // 2 passes, 2 rounds of 1; the seed drawn at random and archived.
     assert.equal(onDisk.protocole.manches_prevues, 2);
-    assert.ok(Number.isInteger(onDisk.protocole.graine) && onDisk.protocole.graine >= 1, `seed ${onDisk.protocole.graine}`);
+    assert.ok(
+      Number.isInteger(onDisk.protocole.graine) && onDisk.protocole.graine >= 1,
+      `seed ${onDisk.protocole.graine}`,
+    );
   });
 
-  it('an arm whose onnxruntime session.run throws fails with onnxruntime\'s own message, the run goes on, nothing may be published', async () => {
+  it("an arm whose onnxruntime session.run throws fails with onnxruntime's own message, the run goes on, nothing may be published", async () => {
     const outDir = tempDir('out');
     const adapter = new ProcessAdapter({ entry: FAULTY, args: (rang) => ['throw-in-pass', String(rang)] });
-    const r = await runArms({ settleSeconds: 0, passes: 1, warmup: 0, voices: ['synthetic-siwis-medium'], streams: [1], lines: ['Oui.'], outDir, voicesDir: sharedVoicesDir(), adapters: { process: adapter } });
+    const r = await runArms({
+      settleSeconds: 0,
+      passes: 1,
+      warmup: 0,
+      voices: ['synthetic-siwis-medium'],
+      streams: [1],
+      lines: ['Oui.'],
+      outDir,
+      voicesDir: sharedVoicesDir(),
+      adapters: { process: adapter },
+    });
     assert.equal(r.archive.controle_tenu, false);
     assert.equal(r.archive.bras[0]?.etat, 'failed');
     // Raised inside session.run by the model's own Gather on ids beyond the voice's table.
-    assert.match(r.archive.bras[0]?.erreur ?? '', /stream 0 failed during pass 0: onnxruntime failed while synthesizing with synthetic-siwis-medium \(.*(out of|bounds|range|idx).*\)/i);
+    assert.match(
+      r.archive.bras[0]?.erreur ?? '',
+      /stream 0 failed during pass 0: onnxruntime failed while synthesizing with synthetic-siwis-medium \(.*(out of|bounds|range|idx).*\)/i,
+    );
     assert.ok(existsSync(r.path));
   });
 
@@ -81,8 +145,28 @@ describe('runArms end to end (synthetic voice, one short sentence, 2 passes)', (
     let spawned = 0;
     // The first stream started, whichever arm the round put first, reports no audio.
     const inner = new ProcessAdapter({ entry: SPIN, args: () => [spawned <= 1 ? 'zero-audio' : 'normal', '50'] });
-    const adapter = { isolation: 'process' as const, spawn: (o: { rang: number; core: number | undefined }) => { spawned += 1; return inner.spawn(o); } };
-    const r = await runArms({ settleSeconds: 0, passes: 2, rounds: 2, warmup: 0, voices: ['synthetic-siwis-medium'], lines: ['Oui.'], outDir: tempDir('out'), voicesDir: sharedVoicesDir(), adapters: { process: adapter }, conditions: [{ flux: 1, fils: 1, affinite: false, isolation: 'process' }, { flux: 1, fils: 2, affinite: false, isolation: 'process' }] });
+    const adapter = {
+      isolation: 'process' as const,
+      spawn: (o: { rang: number; core: number | undefined }) => {
+        spawned += 1;
+        return inner.spawn(o);
+      },
+    };
+    const r = await runArms({
+      settleSeconds: 0,
+      passes: 2,
+      rounds: 2,
+      warmup: 0,
+      voices: ['synthetic-siwis-medium'],
+      lines: ['Oui.'],
+      outDir: tempDir('out'),
+      voicesDir: sharedVoicesDir(),
+      adapters: { process: adapter },
+      conditions: [
+        { flux: 1, fils: 1, affinite: false, isolation: 'process' },
+        { flux: 1, fils: 2, affinite: false, isolation: 'process' },
+      ],
+    });
     const zero = r.archive.bras.find((b) => b.etat === 'failed');
     const next = r.archive.bras.find((b) => b !== zero);
     assert.match(zero?.erreur ?? '', /^stream 0 pass 0 measured 0 s of audio, so it has no throughput/);
@@ -96,8 +180,23 @@ describe('runArms end to end (synthetic voice, one short sentence, 2 passes)', (
   it('settles inside a real run: a busy machine is waited for, up to --settle, and what was seen is archived', async () => {
     // A reader that shows other programs using one whole core, always.
     let ticks = 0;
-    const busy = { snapshot: () => { ticks += 100; return { systemBusyTicks: ticks, ownTicks: 0, atMs: ticks * 10 }; } };
-    const r = await runArms({ settleSeconds: 1, cpuSampler: busy, passes: 1, warmup: 0, voices: ['synthetic-siwis-medium'], streams: [1], lines: ['Oui.'], outDir: tempDir('out'), voicesDir: sharedVoicesDir() });
+    const busy = {
+      snapshot: () => {
+        ticks += 100;
+        return { systemBusyTicks: ticks, ownTicks: 0, atMs: ticks * 10 };
+      },
+    };
+    const r = await runArms({
+      settleSeconds: 1,
+      cpuSampler: busy,
+      passes: 1,
+      warmup: 0,
+      voices: ['synthetic-siwis-medium'],
+      streams: [1],
+      lines: ['Oui.'],
+      outDir: tempDir('out'),
+      voicesDir: sharedVoicesDir(),
+    });
     const waited = r.archive.machine_detail.attente;
     assert.deepEqual([waited?.attendu_s, waited?.limite_s, waited?.calme, waited?.vu.length], [1, 1, false, 2]);
     assert.ok(waited?.vu.every((v) => v.autre_cpu_coeurs === 1));
@@ -109,62 +208,133 @@ describe('runArms end to end (synthetic voice, one short sentence, 2 passes)', (
   it('--resume refuses a partial file whose voice changed, or that was written on another machine', async () => {
     const voice = await resolveVoice('synthetic-siwis-medium', sharedVoicesDir());
     const header = (voiceSha: string, machine: string) => ({
-      base: 'piper-parallel-20260101-000000', date_utc: '2026-01-01T00:00:00.000Z', machine, passes: 1, warmup: 0, rounds: 1, seed: 1, precisionPct: null, maxMinutes: null,
+      base: 'piper-parallel-20260101-000000',
+      date_utc: '2026-01-01T00:00:00.000Z',
+      machine,
+      passes: 1,
+      warmup: 0,
+      rounds: 1,
+      seed: 1,
+      precisionPct: null,
+      maxMinutes: null,
       conditions: [{ flux: 1, fils: 1, affinite: false, isolation: 'process' }],
-      text: { source: 'lines', lines: ['Oui.'], sha256: 'x' }, voices: [{ name: 'synthetic-siwis-medium', sha256: voiceSha }], command: 'test',
+      text: { source: 'lines', lines: ['Oui.'], sha256: 'x' },
+      voices: [{ name: 'synthetic-siwis-medium', sha256: voiceSha }],
+      command: 'test',
     });
     const partial = (h: unknown): string => {
       const file = path.join(tempDir('partial'), 'run.jsonl');
       writeFileSync(file, `${JSON.stringify({ kind: 'header', header: h })}\n`);
       return file;
     };
-    await assert.rejects(runArms({ resume: partial(header('0'.repeat(64), 'x')), settleSeconds: 0, voicesDir: sharedVoicesDir() }), /--resume: voice synthetic-siwis-medium changed since the interrupted run \(sha256 000000000000 then, [0-9a-f]{12} now\); start a new run/);
-    await assert.rejects(runArms({ resume: partial(header(voice.sha256, 'arm64|Other CPU|64 cores|64 usable|512 GiB')), settleSeconds: 0, voicesDir: sharedVoicesDir() }), /--resume: the interrupted run was on another machine \(arm64\|Other CPU\|64 cores\|64 usable\|512 GiB; this one is .*\); start a new run/);
+    await assert.rejects(
+      runArms({ resume: partial(header('0'.repeat(64), 'x')), settleSeconds: 0, voicesDir: sharedVoicesDir() }),
+      /--resume: voice synthetic-siwis-medium changed since the interrupted run \(sha256 000000000000 then, [0-9a-f]{12} now\); start a new run/,
+    );
+    await assert.rejects(
+      runArms({
+        resume: partial(header(voice.sha256, 'arm64|Other CPU|64 cores|64 usable|512 GiB')),
+        settleSeconds: 0,
+        voicesDir: sharedVoicesDir(),
+      }),
+      /--resume: the interrupted run was on another machine \(arm64\|Other CPU\|64 cores\|64 usable\|512 GiB; this one is .*\); start a new run/,
+    );
   });
 
-  it('--precision runs the rounds the pilot\'s spread calls for, or what the budget allows, and says why it stopped', async () => {
+  it("--precision runs the rounds the pilot's spread calls for, or what the budget allows, and says why it stopped", async () => {
     // Spinning single streams, 0.3 s of "audio" per 200 ms pass, declared T=1 and T=2: the ratio is steady
     // round to round, and no control depends on how busy this machine is (a quiet CPU reader, K=1 only).
     const spin = new ProcessAdapter({ entry: SPIN, args: () => ['normal', '200'] });
     const quiet = { snapshot: () => ({ systemBusyTicks: 0, ownTicks: 0, atMs: performance.now() }) };
-    const conditions = [{ flux: 1, fils: 1, affinite: false, isolation: 'process' as const }, { flux: 1, fils: 2, affinite: false, isolation: 'process' as const }];
-    const base = { settleSeconds: 0, passes: 3, rounds: 3, warmup: 0, voices: ['synthetic-siwis-medium'], lines: ['Oui.'], voicesDir: sharedVoicesDir(), adapters: { process: spin }, cpuSampler: quiet, conditions };
+    const conditions = [
+      { flux: 1, fils: 1, affinite: false, isolation: 'process' as const },
+      { flux: 1, fils: 2, affinite: false, isolation: 'process' as const },
+    ];
+    const base = {
+      settleSeconds: 0,
+      passes: 3,
+      rounds: 3,
+      warmup: 0,
+      voices: ['synthetic-siwis-medium'],
+      lines: ['Oui.'],
+      voicesDir: sharedVoicesDir(),
+      adapters: { process: spin },
+      cpuSampler: quiet,
+      conditions,
+    };
     const loose = await runArms({ ...base, outDir: tempDir('out'), precision: 60 });
-    assert.equal(loose.archive.controle_tenu, true, JSON.stringify(loose.archive.bras.map((b) => b.controles.filter((c) => !c.held))));
+    assert.equal(
+      loose.archive.controle_tenu,
+      true,
+      JSON.stringify(loose.archive.bras.map((b) => b.controles.filter((c) => !c.held))),
+    );
     assert.equal(loose.archive.verdict.comparaisons[0]?.paires.length, 1);
     // 3 planned rounds, run on to the 6-round pilot, whose narrow ratio needs no more.
     assert.equal(loose.archive.arret.raison, 'precise');
     assert.equal(loose.archive.arret.manches, 6);
-    assert.match(loose.archive.arret.detail, /^6 round\(s\): the 6-round pilot's spread called for 6 round\(s\) to bring every layout ratio's 95% interval within ±60% \(two-stage rule/);
+    assert.match(
+      loose.archive.arret.detail,
+      /^6 round\(s\): the 6-round pilot's spread called for 6 round\(s\) to bring every layout ratio's 95% interval within ±60% \(two-stage rule/,
+    );
     // A 0.01-minute budget leaves no time for a fourth round: the pilot is cut short, and it says so.
     const strict = await runArms({ ...base, outDir: tempDir('out'), precision: 0.001, maxMinutes: 0.01 });
     assert.equal(strict.archive.arret.raison, 'time');
     assert.equal(strict.archive.manches.length, 3);
-    assert.match(strict.archive.arret.detail, /^the --precision pilot needs 6 rounds; another round \(about \d+ s\) would pass the 0\.01-minute budget after 3$/);
+    assert.match(
+      strict.archive.arret.detail,
+      /^the --precision pilot needs 6 rounds; another round \(about \d+ s\) would pass the 0\.01-minute budget after 3$/,
+    );
     assert.deepEqual([strict.archive.protocole.precision_pct, strict.archive.protocole.minutes_max], [0.001, 0.01]);
   });
 
   it('refuses bad input before measuring anything', async () => {
     const outDir = tempDir('out');
-    await assert.rejects(runArms({ passes: 0, outDir }), (e: unknown) => e instanceof PiperParallelError && e.code === 'USAGE' && /passes must be a whole number >= 1/.test(e.message));
+    await assert.rejects(
+      runArms({ passes: 0, outDir }),
+      (e: unknown) =>
+        e instanceof PiperParallelError && e.code === 'USAGE' && /passes must be a whole number >= 1/.test(e.message),
+    );
     await assert.rejects(runArms({ streams: [0], outDir }), /--streams takes whole numbers >= 1/);
-    await assert.rejects(runArms({ voices: ['fr_FR-nobody-medium'], outDir, voicesDir: tempDir('novoices') }), /voice "fr_FR-nobody-medium" is not in .* \(installed: none\); run `piper-parallel voices fetch fr_FR-nobody-medium`/);
+    await assert.rejects(
+      runArms({ voices: ['fr_FR-nobody-medium'], outDir, voicesDir: tempDir('novoices') }),
+      /voice "fr_FR-nobody-medium" is not in .* \(installed: none\); run `piper-parallel voices fetch fr_FR-nobody-medium`/,
+    );
     await assert.rejects(runArms({ lines: ['  ', ''], outDir }), /the text has no sentence/);
-    await assert.rejects(runArms({ passes: 2, rounds: 3, outDir }), /--rounds 3 is more than the 2 passes to split between them/);
+    await assert.rejects(
+      runArms({ passes: 2, rounds: 3, outDir }),
+      /--rounds 3 is more than the 2 passes to split between them/,
+    );
     await assert.rejects(runArms({ rounds: 0, outDir }), /--rounds must be a whole number >= 1, got 0/);
     await assert.rejects(runArms({ precision: 0, outDir }), /--precision must be a percentage above 0, got 0/);
-    await assert.rejects(runArms({ precision: 5, maxMinutes: -1, outDir }), /--max-minutes must be a number of minutes above 0/);
-    await assert.rejects(runArms({ margin: 0, outDir }), /--margin must be a percentage between 0 and 50, got 0; e.g. --margin 6/);
-    assert.deepEqual(readdirSync(outDir).filter((f) => f.endsWith('.json')), []);
+    await assert.rejects(
+      runArms({ precision: 5, maxMinutes: -1, outDir }),
+      /--max-minutes must be a number of minutes above 0/,
+    );
+    await assert.rejects(
+      runArms({ margin: 0, outDir }),
+      /--margin must be a percentage between 0 and 50, got 0; e.g. --margin 6/,
+    );
+    assert.deepEqual(
+      readdirSync(outDir).filter((f) => f.endsWith('.json')),
+      [],
+    );
   });
 
   it('draws the seed at random unless given, and defaults to one pass per round and a 6% margin', async () => {
-    const options = { voices: ['synthetic-siwis-medium'], voicesDir: sharedVoicesDir(), outDir: tempDir('out'), settleSeconds: 0 };
+    const options = {
+      voices: ['synthetic-siwis-medium'],
+      voicesDir: sharedVoicesDir(),
+      outDir: tempDir('out'),
+      settleSeconds: 0,
+    };
     const seeds: number[] = [];
     for (let i = 0; i < 3; i += 1) seeds.push((await planRun(options)).seed);
     assert.equal(new Set(seeds).size, 3, `seeds ${seeds.join(', ')}`);
     const given = await planRun({ ...options, seed: 42, passes: 4, margin: 3 });
-    assert.deepEqual([given.seed, given.protocole.graine, given.rounds, given.marginPct, given.protocole.marge_equivalence_pct], [42, 42, 4, 3, 3]);
+    assert.deepEqual(
+      [given.seed, given.protocole.graine, given.rounds, given.marginPct, given.protocole.marge_equivalence_pct],
+      [42, 42, 4, 3, 3],
+    );
     assert.equal((await planRun(options)).marginPct, 6);
   });
 });
@@ -188,23 +358,52 @@ describe('runArms with thread isolation (piscina workers, SharedArrayBuffer barr
     const [pinned, twoThreads] = r.archive.bras;
     assert.equal(pinned?.isolation, 'thread');
     assert.equal(pinned?.etat, 'done', pinned?.erreur ?? '');
-    assert.deepEqual(pinned?.affinites_vues.map((s) => s.length), [1, 1]);
+    assert.deepEqual(
+      pinned?.affinites_vues.map((s) => s.length),
+      [1, 1],
+    );
     assert.equal(new Set(pinned?.affinites_vues.map((s) => s[0])).size, 2);
     // Per-thread accounting: a single-threaded stream cannot show the whole process's 2 threads' worth.
-    for (const e of pinned?.enfants ?? []) assert.ok((e.resume.cpu_pourcent.max ?? 0) < 150, `${e.resume.cpu_pourcent.max}`);
+    for (const e of pinned?.enfants ?? [])
+      assert.ok((e.resume.cpu_pourcent.max ?? 0) < 150, `${e.resume.cpu_pourcent.max}`);
     assert.equal(twoThreads?.etat, 'done');
     // Its CPU counts the onnxruntime pool thread its session made: about 200%, where its own thread alone is about 100%.
-    assert.ok((twoThreads?.enfants[0]?.resume.cpu_pourcent.mediane ?? 0) > 140, `K=1 T=2 thread CPU ${twoThreads?.enfants[0]?.resume.cpu_pourcent.mediane}%`);
+    assert.ok(
+      (twoThreads?.enfants[0]?.resume.cpu_pourcent.mediane ?? 0) > 140,
+      `K=1 T=2 thread CPU ${twoThreads?.enfants[0]?.resume.cpu_pourcent.mediane}%`,
+    );
     assert.equal(twoThreads?.enfants[0]?.passes.length, 2);
-    assert.equal(r.archive.bras.every((b) => b.controle_tenu === b.controles.every((c) => c.held)), true);
+    assert.equal(
+      r.archive.bras.every((b) => b.controle_tenu === b.controles.every((c) => c.held)),
+      true,
+    );
   });
 
   it("isolation 'both' runs every condition as processes and as threads, in one archive", async () => {
-    const r = await runArms({ settleSeconds: 0, passes: 1, warmup: 0, voices: ['synthetic-siwis-medium'], streams: [2], isolation: 'both', lines: ['Oui.'], outDir: tempDir('out'), voicesDir: sharedVoicesDir() });
-    assert.deepEqual(r.archive.bras.map((b) => [b.isolation, b.flux_simultanes, b.etat]), [['process', 2, 'done'], ['thread', 2, 'done']]);
+    const r = await runArms({
+      settleSeconds: 0,
+      passes: 1,
+      warmup: 0,
+      voices: ['synthetic-siwis-medium'],
+      streams: [2],
+      isolation: 'both',
+      lines: ['Oui.'],
+      outDir: tempDir('out'),
+      voicesDir: sharedVoicesDir(),
+    });
+    assert.deepEqual(
+      r.archive.bras.map((b) => [b.isolation, b.flux_simultanes, b.etat]),
+      [
+        ['process', 2, 'done'],
+        ['thread', 2, 'done'],
+      ],
+    );
     // Processes have their own pids; threads report the parent's.
     assert.notEqual(r.archive.bras[0]?.enfants[0]?.pid, process.pid);
-    assert.deepEqual(r.archive.bras[1]?.enfants.map((e) => e.pid), [process.pid, process.pid]);
+    assert.deepEqual(
+      r.archive.bras[1]?.enfants.map((e) => e.pid),
+      [process.pid, process.pid],
+    );
   });
 
   it('a thread stream that never reaches the barrier fails the arm in bounded time, and the next arm still runs', async () => {

@@ -67,13 +67,16 @@ function simulateWorkers(ratio: number, rounds: number, workerSd: number, shared
 }
 
 /** The tool's ratio: per round, the ratio of the arms' median passes; the t interval of their logs. */
-const paired = (s: { a: number[][]; b: number[][] }): number[] => s.a.map((ra, i) => median(ra) - median(s.b[i] as number[]));
+const paired = (s: { a: number[][]; b: number[][] }): number[] =>
+  s.a.map((ra, i) => median(ra) - median(s.b[i] as number[]));
 const covers = (ic: [number, number] | null, truth: number): boolean => ic !== null && ic[0] <= truth && truth <= ic[1];
 
 /** Broken on purpose: every pass taken as independent, the spread within rounds only (the drift between rounds ignored). */
 function pooledWithinRounds(s: { a: number[][]; b: number[][] }): [number, number] {
   const mean = (v: number[]): number => v.reduce((x, y) => x + y, 0) / v.length;
-  const within = (rounds: number[][]): number => rounds.reduce((sum, r) => sum + r.reduce((q, v) => q + (v - mean(r)) ** 2, 0), 0) / rounds.reduce((n, r) => n + r.length - 1, 0);
+  const within = (rounds: number[][]): number =>
+    rounds.reduce((sum, r) => sum + r.reduce((q, v) => q + (v - mean(r)) ** 2, 0), 0) /
+    rounds.reduce((n, r) => n + r.length - 1, 0);
   const n = s.a.flat().length;
   const d = mean(s.a.flat()) - mean(s.b.flat());
   const half = 1.96 * Math.sqrt((within(s.a) + within(s.b)) / n);
@@ -84,7 +87,10 @@ describe('coverage of the layout ratio under realistic noise (seeded simulation)
   it('the paired ratio keeps 95% with 6 rounds of 1 pass and 3 rounds of 2; the pooled-pass interval does not', (t) => {
     const trials = 3000;
     const figures: string[] = [];
-    for (const [rounds, passes] of [[6, 1], [3, 2]] as const) {
+    for (const [rounds, passes] of [
+      [6, 1],
+      [3, 2],
+    ] as const) {
       let ok = 0;
       let broken = 0;
       for (let i = 0; i < trials; i += 1) {
@@ -92,7 +98,9 @@ describe('coverage of the layout ratio under realistic noise (seeded simulation)
         if (covers(ratioInterval(paired(s), 0.95), 1.25)) ok += 1;
         if (passes > 1 && covers(pooledWithinRounds(s), 1.25)) broken += 1;
       }
-      figures.push(`${rounds} rounds x ${passes} pass(es): ${((ok / trials) * 100).toFixed(1)}%${passes > 1 ? `, pooled passes ${((broken / trials) * 100).toFixed(1)}%` : ''}`);
+      figures.push(
+        `${rounds} rounds x ${passes} pass(es): ${((ok / trials) * 100).toFixed(1)}%${passes > 1 ? `, pooled passes ${((broken / trials) * 100).toFixed(1)}%` : ''}`,
+      );
       assert.ok(ok / trials >= 0.94, figures.at(-1));
       if (passes > 1) assert.ok(broken / trials < 0.9, figures.at(-1));
     }
@@ -107,13 +115,21 @@ describe('coverage of the layout ratio under realistic noise (seeded simulation)
       const logs = paired(simulate(ratio, MAX_ROUNDS, 1));
       const first = logs.slice(0, pilot);
       const ic = ratioInterval(first, 0.95);
-      const n = ic ? Math.min(MAX_ROUNDS, roundsNeeded(pilot, Math.log(ic[1]) - first.reduce((x, y) => x + y, 0) / pilot, pct)) : pilot;
+      const n = ic
+        ? Math.min(MAX_ROUNDS, roundsNeeded(pilot, Math.log(ic[1]) - first.reduce((x, y) => x + y, 0) / pilot, pct))
+        : pilot;
       return ratioInterval(logs.slice(0, n), 0.95);
     };
     const rate = (f: () => boolean): number => Array.from({ length: trials }, f).filter(Boolean).length / trials;
     const resolved = (ic: [number, number] | null): boolean => ic !== null && (ic[0] > 1 || ic[1] < 1);
-    const figures = [MIN_PILOT_ROUNDS, 3].map((pilot) => ({ pilot, cover: rate(() => covers(run(1.25, pilot), 1.25)), equal: rate(() => resolved(run(1, pilot))) }));
-    t.diagnostic(`over ${trials} runs each: ${figures.map((f) => `pilot ${f.pilot}: covers ${(f.cover * 100).toFixed(1)}%, resolves equal layouts ${(f.equal * 100).toFixed(1)}%`).join('; ')}`);
+    const figures = [MIN_PILOT_ROUNDS, 3].map((pilot) => ({
+      pilot,
+      cover: rate(() => covers(run(1.25, pilot), 1.25)),
+      equal: rate(() => resolved(run(1, pilot))),
+    }));
+    t.diagnostic(
+      `over ${trials} runs each: ${figures.map((f) => `pilot ${f.pilot}: covers ${(f.cover * 100).toFixed(1)}%, resolves equal layouts ${(f.equal * 100).toFixed(1)}%`).join('; ')}`,
+    );
     const [kept, small] = figures as [(typeof figures)[0], (typeof figures)[0]];
     assert.ok(kept.cover >= 0.94 && kept.equal <= 0.05, JSON.stringify(kept));
     // A pilot of 3: a small spread by chance stops the run at once, on the very rounds that chose to stop.
@@ -122,9 +138,16 @@ describe('coverage of the layout ratio under realistic noise (seeded simulation)
 
   it('workers kept for two rounds keep 95% only while workers differ little; fresh workers every round keep it whatever they differ by', (t) => {
     const trials = 3000;
-    const cover = (workerSd: number, shared: boolean): number => Array.from({ length: trials }, () => covers(ratioInterval(simulateWorkers(1.25, 6, workerSd, shared), 0.95), 1.25)).filter(Boolean).length / trials;
-    const figures = [0.005, 0.03].flatMap((sd) => [false, true].map((shared) => ({ sd, shared, cover: cover(sd, shared) })));
-    t.diagnostic(`6 rounds, over ${trials} runs each: ${figures.map((f) => `workers ${f.shared ? 'kept for 2 rounds' : 'fresh'}, sd ${f.sd * 100}%: ${(f.cover * 100).toFixed(1)}%`).join('; ')}`);
+    const cover = (workerSd: number, shared: boolean): number =>
+      Array.from({ length: trials }, () =>
+        covers(ratioInterval(simulateWorkers(1.25, 6, workerSd, shared), 0.95), 1.25),
+      ).filter(Boolean).length / trials;
+    const figures = [0.005, 0.03].flatMap((sd) =>
+      [false, true].map((shared) => ({ sd, shared, cover: cover(sd, shared) })),
+    );
+    t.diagnostic(
+      `6 rounds, over ${trials} runs each: ${figures.map((f) => `workers ${f.shared ? 'kept for 2 rounds' : 'fresh'}, sd ${f.sd * 100}%: ${(f.cover * 100).toFixed(1)}%`).join('; ')}`,
+    );
     for (const f of figures.filter((x) => !x.shared)) assert.ok(f.cover >= 0.94, JSON.stringify(f));
     const [small, large] = figures.filter((x) => x.shared) as [(typeof figures)[0], (typeof figures)[0]];
     assert.ok(small.cover >= 0.94, JSON.stringify(small));

@@ -43,7 +43,9 @@ describe('voice config schema', () => {
   });
 
   it('the standard map equals the one real standard-map voices carry', { skip: !HAS_SHARED && 'no ../shared' }, () => {
-    const lessac = JSON.parse(readFileSync(path.join(SHARED_CONFIGS, 'en_US-lessac-medium.onnx.json'), 'utf8')) as { phoneme_id_map: unknown };
+    const lessac = JSON.parse(readFileSync(path.join(SHARED_CONFIGS, 'en_US-lessac-medium.onnx.json'), 'utf8')) as {
+      phoneme_id_map: unknown;
+    };
     assert.deepEqual(standardPhonemeIdMap(), lessac.phoneme_id_map);
   });
 

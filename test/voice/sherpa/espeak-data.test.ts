@@ -11,16 +11,28 @@ const require = createRequire(import.meta.url);
 
 async function countFiles(dir: string): Promise<number> {
   let n = 0;
-  for (const e of await readdir(dir, { withFileTypes: true })) n += e.isDirectory() ? await countFiles(path.join(dir, e.name)) : 1;
+  for (const e of await readdir(dir, { withFileTypes: true }))
+    n += e.isDirectory() ? await countFiles(path.join(dir, e.name)) : 1;
   return n;
 }
 
 describe('espeak-ng-data from the piper_phonemize bundle', () => {
-  it('reads the loader\'s file list and refuses a name that leaves the folder', () => {
-    const ok = bundleFileList('x;loadPackage({"files":[{"filename":"/espeak-ng-data/a","start":0,"end":3},{"filename":"/espeak-ng-data/voices/b","start":3,"end":5}],"remote_package_size":5});y');
-    assert.deepEqual(ok.files.map((f) => f.filename), ['/espeak-ng-data/a', '/espeak-ng-data/voices/b']);
+  it("reads the loader's file list and refuses a name that leaves the folder", () => {
+    const ok = bundleFileList(
+      'x;loadPackage({"files":[{"filename":"/espeak-ng-data/a","start":0,"end":3},{"filename":"/espeak-ng-data/voices/b","start":3,"end":5}],"remote_package_size":5});y',
+    );
+    assert.deepEqual(
+      ok.files.map((f) => f.filename),
+      ['/espeak-ng-data/a', '/espeak-ng-data/voices/b'],
+    );
     assert.equal(ok.size, 5);
-    assert.throws(() => bundleFileList('loadPackage({"files":[{"filename":"/espeak-ng-data/../x","start":0,"end":1}],"remote_package_size":1})'), /unexpected file/);
+    assert.throws(
+      () =>
+        bundleFileList(
+          'loadPackage({"files":[{"filename":"/espeak-ng-data/../x","start":0,"end":1}],"remote_package_size":1})',
+        ),
+      /unexpected file/,
+    );
     assert.throws(() => bundleFileList('no list here'), /lists no espeak-ng-data files/);
   });
 

@@ -33,7 +33,13 @@ async function onnxruntimeSamples(voice: VoiceInfo): Promise<Int16Array> {
 async function brokenCopy(ready: SherpaVoice, name: string): Promise<SherpaVoice> {
   const dir = path.join(tempDir('sherpa-broken'), name);
   await cp(ready.dir, dir, { recursive: true });
-  return { ...ready, dir, model: path.join(dir, 'model.onnx'), tokens: path.join(dir, 'tokens.txt'), provider: `cpu:${path.join(dir, 'session.cfg')}` };
+  return {
+    ...ready,
+    dir,
+    model: path.join(dir, 'model.onnx'),
+    tokens: path.join(dir, 'tokens.txt'),
+    provider: `cpu:${path.join(dir, 'session.cfg')}`,
+  };
 }
 
 describe('sherpa-ready voices', () => {
@@ -45,9 +51,12 @@ describe('sherpa-ready voices', () => {
     }
   });
 
-  it('makes a copy with sherpa-onnx\'s metadata in the cache, and never touches the user\'s model', async () => {
+  it("makes a copy with sherpa-onnx's metadata in the cache, and never touches the user's model", async () => {
     for (const { voice, ready, sha256 } of Object.values(voices)) {
-      assert.ok(ready.dir.startsWith(cache) && ready.dir.includes(sha256.slice(0, 16)), `${ready.dir} is in the cache, keyed by the sha256`);
+      assert.ok(
+        ready.dir.startsWith(cache) && ready.dir.includes(sha256.slice(0, 16)),
+        `${ready.dir} is in the cache, keyed by the sha256`,
+      );
       const meta = readModelMetadata(await readFile(ready.model));
       assert.equal(meta.get('sample_rate'), String(voice.config.audio.sample_rate));
       assert.equal(meta.get('voice'), voice.config.espeak.voice);
@@ -67,19 +76,24 @@ describe('sherpa-ready voices', () => {
       assert.equal(probe.samples, ours.length);
       assert.ok(ours.length > voice.config.audio.sample_rate, `${name}: over a second of audio`);
       let worst = 0;
-      for (let i = 0; i < ours.length; i += 1) worst = Math.max(worst, Math.abs((ours[i] as number) - (theirs[i] as number)));
+      for (let i = 0; i < ours.length; i += 1)
+        worst = Math.max(worst, Math.abs((ours[i] as number) - (theirs[i] as number)));
       assert.ok(worst <= 1, `${name}: largest sample difference ${worst}`);
       assert.match(probe.versions.sherpa, /^\d+\.\d+\.\d+$/);
     }
   });
 
-  it('sherpa-onnx reads Piper\'s session settings from the copy\'s provider config', async () => {
+  it("sherpa-onnx reads Piper's session settings from the copy's provider config", async () => {
     const { ready } = voices['synthetic-siwis-medium']!;
     const cfg = path.join(tempDir('sherpa-cfg'), 'session.cfg');
     // The copy's own settings, with sherpa-onnx's DEBUG key so it prints what it read.
     await writeFile(cfg, `${await readFile(ready.provider.slice('cpu:'.length), 'utf8')}DEBUG=1\n`);
     const entry = fileURLToPath(new URL('../../../lib/voice/sherpa/probe-entry.js', import.meta.url));
-    const r = spawnSync(process.execPath, [entry, JSON.stringify({ voice: { ...ready, provider: `cpu:${cfg}` }, threads: 1, text: TEXT })], { encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(
+      process.execPath,
+      [entry, JSON.stringify({ voice: { ...ready, provider: `cpu:${cfg}` }, threads: 1, text: TEXT })],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
     assert.equal(r.status, 0, r.stderr);
     const read = [...r.stderr.matchAll(/Provider config: (\w+=\d+)/g)].map((m) => m[1]).sort();
     assert.deepEqual(read, ['DEBUG=1', 'EnableCpuMemArena=0', 'EnableMemPattern=0', 'GraphOptimizationLevel=1']);
@@ -90,13 +104,19 @@ describe('sherpa-ready voices', () => {
     const broken = await brokenCopy(ready, 'no-metadata');
     await copyFile(voice.onnxPath, broken.model);
     await assert.rejects(checkSherpaVoice(broken), (e: Error) => {
-      assert.match(e.message, /^voice synthetic-siwis-medium: model \S+ has no sherpa-onnx metadata sample_rate, n_speakers, language, comment; delete \S+ and run again/);
+      assert.match(
+        e.message,
+        /^voice synthetic-siwis-medium: model \S+ has no sherpa-onnx metadata sample_rate, n_speakers, language, comment; delete \S+ and run again/,
+      );
       assert.doesNotMatch(e.message, /\n/);
       return true;
     });
     // Given to sherpa-onnx anyway, it ends its process with 255: the probe turns that into one line too.
     await assert.rejects(probeSherpaVoice({ voice: broken, threads: 1, text: TEXT }), (e: Error) => {
-      assert.match(e.message, /^voice synthetic-siwis-medium: sherpa-onnx ended its process with exit code 255 while loading its sherpa-ready copy \(it said: 'sample_rate' does not exist in the metadata\); delete \S+ to have it made anew, or use --engine onnxruntime$/);
+      assert.match(
+        e.message,
+        /^voice synthetic-siwis-medium: sherpa-onnx ended its process with exit code 255 while loading its sherpa-ready copy \(it said: 'sample_rate' does not exist in the metadata\); delete \S+ to have it made anew, or use --engine onnxruntime$/,
+      );
       return true;
     });
   });
@@ -104,7 +124,12 @@ describe('sherpa-ready voices', () => {
   it('a missing espeak-ng-data folder is one line naming it and the fix', async () => {
     const { ready } = voices['synthetic-tom-medium']!;
     const gone = path.join(tempDir('no-espeak'), 'espeak-ng-data');
-    await assert.rejects(checkSherpaVoice({ ...ready, dataDir: gone }), new RegExp(`: voice synthetic-tom-medium: the espeak-ng-data folder ${gone} is missing or incomplete; delete it and run again`));
+    await assert.rejects(
+      checkSherpaVoice({ ...ready, dataDir: gone }),
+      new RegExp(
+        `: voice synthetic-tom-medium: the espeak-ng-data folder ${gone} is missing or incomplete; delete it and run again`,
+      ),
+    );
     await mkdir(gone);
     await assert.rejects(checkSherpaVoice({ ...ready, dataDir: gone }), /is missing or incomplete/);
   });

@@ -1,0 +1,109 @@
+/** Every flag the command line knows, defined once; each command picks the ones that apply to it. */
+
+export interface FlagSpec {
+  type: 'string' | 'boolean';
+  multiple?: boolean;
+  short?: string;
+  /** The value's placeholder in the help (`--rounds R`). */
+  value?: string;
+  help: string;
+}
+
+const text = (value: string, help: string): FlagSpec => ({ type: 'string', value, help });
+const flag = (help: string): FlagSpec => ({ type: 'boolean', help });
+
+export const FLAGS = {
+  voice: {
+    type: 'string',
+    multiple: true,
+    value: 'NAME',
+    help: 'voice to measure (repeatable); default fr_FR-siwis-medium and fr_FR-tom-medium when installed, else their synthetic stand-ins',
+  },
+  'espeak-voice': text('CODE', 'an espeak-ng voice code instead of a Piper voice, e.g. fr or en-us'),
+  streams: text(
+    'LIST',
+    'simultaneous streams K, e.g. 1,2 (default conditions without --streams/--threads/--affinity: K=1; K=2 free; K=2 pinned; K=1 T=2)',
+  ),
+  threads: text('LIST', 'onnxruntime intra-op threads per stream, e.g. 1,2'),
+  affinity: text('on|off|both', 'one core per stream (util-linux taskset), or free'),
+  isolation: text(
+    'process|thread|both',
+    'streams as child processes (default), as worker threads of one process (shared-memory barrier), or both',
+  ),
+  engine: text(
+    'onnxruntime|sherpa|both',
+    'who runs the voice: onnxruntime-node (default), sherpa-onnx (processes only), or both side by side',
+  ),
+  scope: text(
+    'model|text',
+    'what a timed pass covers: phoneme ids to audio (model; default with onnxruntime alone) or text ' +
+      'to audio, phonemizing included (text; the default with sherpa)',
+  ),
+  arrivals: text(
+    'together|staggered|poisson',
+    'when listeners arrive (default staggered: spread evenly over one mean sentence; poisson is seeded)',
+  ),
+  schedule: text('fifo|deadline', "the queue's order (default deadline: the sentence due soonest first)"),
+  'first-audio-ms': text('MS', 'the bound of the second answer: first audio p95 within it (default 500)'),
+  'max-streams': text('N', "the sweep's ceiling (default 32)"),
+  warmup: text('N', "untimed passes each time an arm's streams start, in every round (default 1)"),
+  rounds: text(
+    'R',
+    "split each arm's passes into R rounds; each round runs every arm once (default PASSES: one pass per round)",
+  ),
+  sessions: text('N', 'listener-sessions to hear at each answer (default 18)'),
+  seed: text(
+    'N',
+    "seed of the rounds' order (default drawn at random, printed and archived; give it to repeat a run's order)",
+  ),
+  margin: text('PCT', 'two layouts within ±PCT% of each other are called equivalent (default 6)'),
+  label: text('NAME', 'a name for this machine in summaries (archived)'),
+  precision: text(
+    'PCT',
+    "after a pilot (the planned rounds, at least 6), run the rounds its spread calls for to bring every layout ratio's 95% interval within ±PCT%",
+  ),
+  'max-minutes': text('M', 'the time budget for --precision (default 30)'),
+  settle: text(
+    'SECONDS',
+    'wait up to this long for a busy machine to calm down (default 30; PIPER_PARALLEL_SETTLE sets it too)',
+  ),
+  resume: text('FILE', 'carry on an interrupted run (measurements/.partial/<run>.jsonl)'),
+  'barrier-timeout': text('S', 'seconds to wait for every stream at a barrier (default 120)'),
+  'text-file': text(
+    'FILE',
+    'one sentence per line (UTF-8, at most 1 MB); default built-in French sentences (PIPER_PARALLEL_TEXT_FILE sets it too)',
+  ),
+  'out-dir': text('DIR', 'where archives and reports go (default ./measurements)'),
+  'voices-dir': text(
+    'DIR',
+    'the only place voices are read from and built into (default ./voices when it holds real voices, else ~/.cache/piper-parallel/voices)',
+  ),
+  out: text('FILE', 'write to this file instead of stdout'),
+  speaker: text('ID|NAME', 'the speaker of a multi-speaker voice (default 0)'),
+  'base-url': text('URL', 'a mirror of the piper-voices layout (or PIPER_VOICES_BASE_URL)'),
+  tolerance: text('PCT', 'a change within ±PCT% is no regression (default 5)'),
+  price: {
+    type: 'string',
+    multiple: true,
+    value: 'LABEL=AMOUNT|AMOUNT',
+    help: "a machine's price per hour (repeatable; a bare AMOUNT for every machine): cost per live stream-hour and per hour of speech",
+  },
+  format: text('md|html', 'Markdown (default) or a self-contained HTML page with charts'),
+  force: flag('compare runs from different machines or workloads anyway'),
+  json: flag('print JSON on stdout, everything else on stderr'),
+  quiet: flag('print only the archive path (or the JSON); no progress'),
+  'no-report': flag('do not write the Markdown and HTML reports beside the archive'),
+  help: { type: 'boolean', short: 'h', help: "this command's help" },
+} as const satisfies Record<string, FlagSpec>;
+
+export type FlagName = keyof typeof FLAGS;
+
+/** The flags a command takes, each with its own help where the shared one does not fit. */
+export function pick(
+  names: readonly FlagName[],
+  overrides: Partial<Record<FlagName, string>> = {},
+): Record<string, FlagSpec> {
+  const out: Record<string, FlagSpec> = {};
+  for (const n of [...names, 'help' as const]) out[n] = { ...FLAGS[n], help: overrides[n] ?? FLAGS[n].help };
+  return out;
+}
