@@ -1,7 +1,8 @@
 /**
  * npm run bench: the harness's own cost and the stand-ins' fidelity, measured on this machine.
  * Writes measurements/bench-YYYYMMDD-HHMMSS.json and prints a Markdown table; with
- * --update-readme the README's performance section is replaced by that table.
+ * --update-docs the table in docs/performance.md is replaced by this one (--update-readme, its
+ * older name, does the same).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -320,16 +321,17 @@ async function main(): Promise<void> {
   const file = await writeExclusive(outDir, archiveBaseName(started, 'bench'), `${JSON.stringify(result, null, 2)}\n`);
   console.log(markdown);
   console.log(`\nbench: ${file}`);
-  if (args.has('--update-readme')) {
-    const readme = path.resolve('README.md');
+  if (args.has('--update-docs') || args.has('--update-readme')) {
+    const readme = path.resolve('docs', 'performance.md');
     const text = readFileSync(readme, 'utf8');
     const start = '<!-- bench:start -->';
     const end = '<!-- bench:end -->';
     const i = text.indexOf(start);
     const j = text.indexOf(end);
-    if (i < 0 || j < i) throw new Error('README.md has no <!-- bench:start --> ... <!-- bench:end --> section');
+    if (i < 0 || j < i)
+      throw new Error('docs/performance.md has no <!-- bench:start --> ... <!-- bench:end --> section');
     writeFileSync(readme, `${text.slice(0, i + start.length)}\n${markdown}\n${text.slice(j)}`);
-    console.log('bench: README performance section updated');
+    console.log('bench: docs/performance.md updated');
   }
 }
 

@@ -4,6 +4,7 @@ import type { Archive, ArmRecord } from '../schema.js';
 import { num, signedPercent } from './format.js';
 import { MIN_ROUNDS_TO_DECIDE } from '../../measure/stats.js';
 import { armEngine, armVerdict, armVoiceLabel, noiseNote } from './table.js';
+import { REPORT_TEXT as TEXT } from './text.js';
 
 /** Below this many timed passes, a p95 by nearest rank is simply the largest value. */
 export const P95_MIN_PASSES = 20;
@@ -163,37 +164,15 @@ export function failures(a: Archive): Array<{ arm: string; control?: string; tex
 
 export function caveats(a: Archive): string[] {
   const out: string[] = [];
-  if (syntheticVoices(a).length > 0)
-    out.push(
-      "Synthetic voices cost what a Piper medium voice costs, but they are not speech; never quote their figures as a real voice's.",
-    );
+  if (syntheticVoices(a).length > 0) out.push(TEXT.synthetic);
   if (a.protocole.passes_par_bras < P95_MIN_PASSES)
-    out.push(
-      `With ${a.protocole.passes_par_bras} passes (fewer than ${P95_MIN_PASSES}), each p95 in the archive is the largest value seen, not a percentile.`,
-    );
-  if (a.bras.some((b) => b.bruyant && b.dispersion_relative !== null))
-    out.push(
-      'NOISY arms: the spread of their per-pass aggregates is over 10% of the median; run again on a quieter machine.',
-    );
-  if (a.arret.manches < MIN_ROUNDS_TO_DECIDE)
-    out.push(
-      `With ${a.arret.manches} round no interval exists and no layout is named a winner: an interval ` +
-        `that holds the drift between rounds needs at least ${MIN_ROUNDS_TO_DECIDE} rounds.`,
-    );
+    out.push(TEXT.fewPasses(a.protocole.passes_par_bras, P95_MIN_PASSES));
+  if (a.bras.some((b) => b.bruyant && b.dispersion_relative !== null)) out.push(TEXT.noisy);
+  if (a.arret.manches < MIN_ROUNDS_TO_DECIDE) out.push(TEXT.fewRounds(a.arret.manches, MIN_ROUNDS_TO_DECIDE));
   if (a.protocole.moteurs?.sherpa)
     out.push(
-      `Engines are compared at the same scope only. sherpa-onnx phonemizes inside its own call, so ` +
-        `its passes are text to audio; so are the onnxruntime-node arms compared with it (the WebAssembly ` +
-        `phonemizer inside the timed pass, its share shown as "phonemize N%"). Settings: onnxruntime-node: ` +
-        `${a.protocole.moteurs.onnxruntime?.reglages ?? 'not used'}; sherpa-onnx: ${a.protocole.moteurs.sherpa.reglages}.`,
+      TEXT.engines(a.protocole.moteurs.onnxruntime?.reglages ?? 'not used', a.protocole.moteurs.sherpa.reglages),
     );
-  out.push(
-    'Per stream, throughput is seconds of audio per second of compute (x real time), the median ' +
-      "over passes. The aggregate is the speech the machine produced: per pass, every stream's audio " +
-      "over the pass's span (first start to last end), then the median over passes. Its 95% interval " +
-      "comes from the spread between rounds (a t interval on the logs of each round's median), so " +
-      'drift between minutes is inside it. Layouts are compared by the ratio of their aggregates round ' +
-      'by round, with its own 95% interval; a ratio is resolved only when that interval excludes 1.',
-  );
+  out.push(TEXT.method);
   return out;
 }
