@@ -14,15 +14,23 @@ import { anyArmComparable, throughputFellBeyond } from './helpers/archive.js';
 import { ROOT, sharedVoicesDir, tempDir } from './helpers/paths.js';
 
 /**
- * Every command the README shows is run here, so the README cannot rot: the `sh` blocks line by
- * line, the `run:` steps of the GitHub Actions job, and a type-check of the library example.
+ * Every command the README and docs/ show is run here, so they cannot rot: the `sh` blocks line by
+ * line, the `run:` steps of the GitHub Actions job, and a type-check of every TypeScript example.
  */
 const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-const blocks = [...README.matchAll(/^```(\w*)([^\n]*)\n([\s\S]*?)^```/gm)].map((m) => ({
-  lang: m[1] ?? '',
-  info: m[2]?.trim() ?? '',
-  body: m[3] ?? '',
-}));
+/** The README first (its first block is the two set-up commands), then every document of docs/, by name. */
+const DOCS = readdirSync(path.join(ROOT, 'docs'))
+  .filter((f) => f.endsWith('.md'))
+  .sort()
+  .map((f) => readFileSync(path.join(ROOT, 'docs', f), 'utf8'));
+const ALL_TEXT = [README, ...DOCS].join('\n');
+const blocks = [README, ...DOCS].flatMap((text) =>
+  [...text.matchAll(/^```(\w*)([^\n]*)\n([\s\S]*?)^```/gm)].map((m) => ({
+    lang: m[1] ?? '',
+    info: m[2]?.trim() ?? '',
+    body: m[3] ?? '',
+  })),
+);
 /** The matrix workflow is shown as the file it is; its jobs run on CI runners, not here. */
 const MATRIX = 'examples/matrix.yml';
 const matrixBlock = blocks.find((b) => b.info === `file=${MATRIX}`);
@@ -171,7 +179,7 @@ describe('README', () => {
     const node24 = shCommands.filter(NODE_24_TEST);
     assert.equal(node24.length, 1);
     assert.ok(ci.includes(node24[0] as string), `.ci/run runs ${node24[0]}`);
-    assert.ok(shCommands.length > 10 && yamlCommands.length >= 3 && tsBlocks.length === 1);
+    assert.ok(shCommands.length > 10 && yamlCommands.length >= 3 && tsBlocks.length >= 2);
   });
 
   it('every command of its sh blocks and of its GitHub Actions job runs as described', async () => {
@@ -240,15 +248,19 @@ describe('README', () => {
         .replace(/ --json > \S+/, '')
         .replace(/ \|\| test \$\? -eq 3$/, '');
       assert.ok(
-        shCommands.includes(bare) || README.includes(`\`${bare}\``),
+        shCommands.includes(bare) || ALL_TEXT.includes(`\`${bare}\``),
         `${MATRIX} runs "${r}", not a README command`,
       );
     }
   });
 
-  it('its library example type-checks against the package', () => {
-    const file = path.join(sandbox, 'example.ts');
-    writeFileSync(file, tsBlocks[0] ?? '');
+  it("every TypeScript example (the README's and the library page's) type-checks against the package", () => {
+    // One file per example, type-checked together: each is a module of its own.
+    const files = tsBlocks.map((body, i) => {
+      const file = path.join(sandbox, `example-${i}.ts`);
+      writeFileSync(file, body);
+      return file;
+    });
     const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
     const r = spawnSync(
       process.execPath,
@@ -267,7 +279,7 @@ describe('README', () => {
         'node',
         '--typeRoots',
         path.join(ROOT, 'node_modules', '@types'),
-        file,
+        ...files,
       ],
       { cwd: sandbox, encoding: 'utf8', timeout: 120_000 },
     );
