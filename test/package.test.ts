@@ -122,7 +122,7 @@ describe('npm package', () => {
     });
     assert.equal(help.status, 0, help.stderr);
     assert.match(help.stdout, /^piper-parallel: how many simultaneous Piper voice streams/);
-    assert.match(help.stdout, /piper-parallel report ARCHIVE\.json/);
+    assert.match(help.stdout, /^ {2}report +an archive \(throughput or capacity\)/m);
     const api = spawnSync(
       process.execPath,
       [

@@ -1,12 +1,38 @@
 import { randomUUID } from 'node:crypto';
-import { access, link, mkdir, open, rm, type FileHandle } from 'node:fs/promises';
+import { access, link, mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import path from 'node:path';
 import { PiperParallelError } from '../core/errors.js';
 
-/** How an archive's temporary file is opened; the fault suite injects one whose writes fail. */
+/**
+ * How an archive's files are made; the fault suite injects one whose writes fail, the tests one on
+ * a file system without hard links.
+ */
 export interface ArchiveFiles {
   open(file: string, flags: 'wx'): Promise<Pick<FileHandle, 'writeFile' | 'sync' | 'close'>>;
+  link?(existing: string, made: string): Promise<void>;
+  rename?(from: string, to: string): Promise<void>;
+}
+
+/** What link(2) answers on a file system that has no hard links (FAT, exFAT, vboxsf, some SMB and FUSE mounts). */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK', 'EXDEV']);
+
+/**
+ * Publish `tmp` as `file` only if `file` does not exist. With link(2) the name is taken and filled in
+ * one step. Without hard links, the name is claimed empty with O_EXCL (so no other writer can take
+ * it), then the whole temporary file is renamed over that claim: never over another run's archive;
+ * an interruption between the two leaves an empty file, never half of one.
+ */
+async function publishAs(tmp: string, file: string, files: ArchiveFiles): Promise<void> {
+  try {
+    await (files.link ?? link)(tmp, file);
+    return;
+  } catch (err) {
+    if (!NO_HARD_LINKS.has((err as NodeJS.ErrnoException).code ?? '')) throw err;
+  }
+  const claim = await files.open(file, 'wx');
+  await claim.close();
+  await (files.rename ?? rename)(tmp, file);
 }
 
 const pad = (n: number): string => String(n).padStart(2, '0');
@@ -19,8 +45,9 @@ export function archiveBaseName(date: Date, prefix = 'piper-parallel'): string {
 
 /**
  * Write `text` under `dir/base.json`, or `base-1.json`, `base-2.json`... Written whole to a
- * temporary file first, then published with link(2), which fails if the name exists: two writers in
- * the same second never overwrite each other, and an interruption never leaves half an archive.
+ * temporary file first, then published only where the name is free (link(2), or an exclusive claim
+ * where the file system has no hard links): two writers in the same second never overwrite each
+ * other, and an interruption never leaves half an archive.
  */
 export async function writeExclusive(
   dir: string,
@@ -51,7 +78,7 @@ export async function writeExclusive(
     for (let i = 0; i < 10_000; i += 1) {
       const file = path.join(dir, `${base}${i === 0 ? '' : `-${i}`}${extension}`);
       try {
-        await link(tmp, file);
+        await publishAs(tmp, file, files);
         return file;
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
@@ -71,20 +98,27 @@ export async function writeExclusive(
   }
 }
 
-/** Fail before measuring anything if the output folder cannot take files. */
-export async function checkWritable(dir: string, option = '--out-dir'): Promise<void> {
+/**
+ * Fail before measuring anything if the output folder cannot take files: a file is made, published
+ * the way an archive is (a hard link, or the claim and rename where there are none), and removed.
+ */
+export async function checkWritable(dir: string, option = '--out-dir', files: ArchiveFiles = { open }): Promise<void> {
+  const probe = path.join(dir, `.write-test-${process.pid}-${randomUUID()}`);
   try {
     await mkdir(dir, { recursive: true });
     await access(dir, constants.W_OK);
-    const probe = path.join(dir, `.write-test-${process.pid}-${Date.now()}`);
-    const h = await open(probe, 'wx');
+    const h = await files.open(`${probe}.tmp`, 'wx');
     await h.close();
-    await rm(probe, { force: true });
+    await publishAs(`${probe}.tmp`, probe, files);
   } catch (err) {
     throw new PiperParallelError(
       'OUTPUT',
       `${option} ${dir} is not writable (${(err as Error).message}); choose a writable folder with ${option}`,
       { cause: err },
     );
+  } finally {
+    // Under a path that is a file these fail too (ENOTDIR): the error above already says so.
+    await rm(`${probe}.tmp`, { force: true }).catch(() => undefined);
+    await rm(probe, { force: true }).catch(() => undefined);
   }
 }

@@ -32,6 +32,7 @@ export interface CapacityFlags {
   json?: boolean;
   quiet?: boolean;
   'no-report'?: boolean;
+  redact?: boolean;
 }
 
 function capacityOptions(f: CapacityFlags): CapacityOptions {
@@ -61,6 +62,7 @@ function capacityOptions(f: CapacityFlags): CapacityOptions {
     outDir: f['out-dir'],
     voicesDir: f['voices-dir'],
     resume: f.resume,
+    redact: f.redact === true,
   };
 }
 

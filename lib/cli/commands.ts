@@ -73,6 +73,8 @@ const RUN_FLAGS = [
   'json',
   'quiet',
   'no-report',
+  'force',
+  'redact',
 ] as const;
 const CAPACITY_FLAGS = [
   'voice',
@@ -94,6 +96,7 @@ const CAPACITY_FLAGS = [
   'json',
   'quiet',
   'no-report',
+  'redact',
 ] as const;
 
 const run: Command = {
@@ -103,7 +106,9 @@ const run: Command = {
     'piper-parallel [PASSES] [options]',
     'PASSES: timed passes per arm (default 6), one per round unless --rounds',
   ],
-  flags: pick(RUN_FLAGS),
+  flags: pick(RUN_FLAGS, {
+    force: 'run even an arm that will not fit in memory, or more than 8 threads per usable core',
+  }),
   examples: [
     'piper-parallel 6',
     'piper-parallel 12 --rounds 6 --voice synthetic-siwis-medium --streams 1,2 --threads 1',
@@ -201,10 +206,10 @@ const voices: Command = {
   ],
   flags: pick(['voices-dir', 'base-url']),
   examples: ['piper-parallel voices', 'piper-parallel voices fetch fr_FR-siwis-medium --voices-dir voices'],
-  async run({ values, positionals, io }) {
+  async run({ values, positionals, io, signal }) {
     const places = voicePlaces(str(values, 'voices-dir'));
     const [sub, ...names] = positionals;
-    if (sub === 'fetch') return fetchCommand({ names, places, baseUrl: str(values, 'base-url') }, io);
+    if (sub === 'fetch') return fetchCommand({ names, places, baseUrl: str(values, 'base-url'), signal: signal() }, io);
     if (str(values, 'base-url') !== undefined)
       throw new PiperParallelError(
         'USAGE',

@@ -90,6 +90,7 @@ export const FLAGS = {
   },
   format: text('md|html', 'Markdown (default) or a self-contained HTML page with charts'),
   force: flag('compare runs from different machines or workloads anyway'),
+  redact: flag("leave the host name and the command line's folders out of the archive (to publish it)"),
   json: flag('print JSON on stdout, everything else on stderr'),
   quiet: flag('print only the archive path (or the JSON); no progress'),
   'no-report': flag('do not write the Markdown and HTML reports beside the archive'),

@@ -75,23 +75,30 @@ function parseFor(command: Command, args: string[]): { values: Values; positiona
 /** The signal that interrupted the command, for its exit code (128 + its number). */
 let received: 'SIGINT' | 'SIGTERM' | undefined;
 
-/** One AbortSignal for the command, aborted on SIGINT or SIGTERM; made only for commands that measure. */
-function signalOnce(): () => AbortSignal {
+/** One AbortSignal for the command, aborted on SIGINT or SIGTERM; made only for commands that measure, removed after. */
+function signalOnce(): { signal: () => AbortSignal; dispose: () => void } {
   let controller: AbortController | undefined;
-  return () => {
-    if (!controller) {
-      const c = new AbortController();
-      controller = c;
-      process.once('SIGINT', () => {
-        received = 'SIGINT';
-        c.abort();
-      });
-      process.once('SIGTERM', () => {
-        received = 'SIGTERM';
-        c.abort();
-      });
-    }
-    return controller.signal;
+  const onInt = (): void => {
+    received = 'SIGINT';
+    controller?.abort();
+  };
+  const onTerm = (): void => {
+    received = 'SIGTERM';
+    controller?.abort();
+  };
+  return {
+    signal: () => {
+      if (!controller) {
+        controller = new AbortController();
+        process.once('SIGINT', onInt);
+        process.once('SIGTERM', onTerm);
+      }
+      return controller.signal;
+    },
+    dispose: () => {
+      process.removeListener('SIGINT', onInt);
+      process.removeListener('SIGTERM', onTerm);
+    },
   };
 }
 
@@ -111,7 +118,12 @@ export async function main(argv: string[], io: Io = processIo(), deps: RunDeps =
     return 0;
   }
   const line = ['piper-parallel', ...argv].join(' ');
-  return command.run({ values, positionals, io, line, adapters: deps.adapters, signal: signalOnce() });
+  const signals = signalOnce();
+  try {
+    return await command.run({ values, positionals, io, line, adapters: deps.adapters, signal: signals.signal });
+  } finally {
+    signals.dispose();
+  }
 }
 
 /** Run the command line and set the exit code; every error is one line on stderr. */

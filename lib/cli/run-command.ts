@@ -32,6 +32,8 @@ export interface RunFlags {
   resume?: string;
   'barrier-timeout'?: string;
   'no-report'?: boolean;
+  force?: boolean;
+  redact?: boolean;
 }
 
 export interface Io {
@@ -80,6 +82,8 @@ function runOptions(flags: RunFlags): RunArmsOptions {
     outDir: flags['out-dir'],
     voicesDir: flags['voices-dir'],
     resume: flags.resume,
+    force: flags.force === true,
+    redact: flags.redact === true,
     timeouts: barrierSeconds === undefined ? undefined : { barrierMs: barrierSeconds * 1000 },
   };
 }

@@ -62,7 +62,12 @@ export async function buildVoices(places: VoicePlaces, io: Io): Promise<number> 
 }
 
 export async function fetchCommand(
-  { names, places, baseUrl }: { names: string[]; places: VoicePlaces; baseUrl: string | undefined },
+  {
+    names,
+    places,
+    baseUrl,
+    signal,
+  }: { names: string[]; places: VoicePlaces; baseUrl: string | undefined; signal?: AbortSignal },
   io: Io,
 ): Promise<number> {
   if (names.length === 0)
@@ -74,6 +79,7 @@ export async function fetchCommand(
   await fetchVoices(names, {
     voicesDir: home.dir,
     baseUrl,
+    signal,
     onFile: (file, bytes) => io.out(`${file}: ${bytes} bytes, size and md5 verified`),
   });
   return 0;

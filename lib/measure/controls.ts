@@ -1,4 +1,5 @@
 /** A check that can fail; any failure means nothing from the run may be published. */
+import { maxOf, minOf } from '../core/extremes.js';
 export interface Control {
   name: 'cpu_max' | 'cpu_sum' | 'affinity' | 'start_skew' | 'overlap' | 'outside_load' | 'memory' | 'arrivals';
   threshold: number;
@@ -30,7 +31,7 @@ export function cpuMaxControl(maxCpuPercentPerChild: readonly (number | null)[],
   const missing = maxCpuPercentPerChild.findIndex((v) => v === null || !Number.isFinite(v));
   if (missing >= 0) return unknown('cpu_max', threshold, '%', `stream ${missing}'s CPU`);
   const known = maxCpuPercentPerChild as readonly number[];
-  const measured = Math.max(...known);
+  const measured = maxOf(known);
   const worst = known.indexOf(measured);
   const held = measured < threshold;
   return {
@@ -124,7 +125,7 @@ export function skewControl(
 ): Control | undefined {
   if (streams < 2) return undefined;
   const threshold = 0.02 * medianComputeSeconds * 1000;
-  const measured = Math.max(...skewsMs);
+  const measured = maxOf(skewsMs);
   if (!Number.isFinite(measured) || !Number.isFinite(threshold))
     return unknown('start_skew', Number.isFinite(threshold) ? round(threshold, 3) : 0, 'ms', 'the start skew');
   const held = measured <= threshold;
@@ -160,10 +161,10 @@ export function overlapControl(
 ): Control | undefined {
   if (streams < 2) return undefined;
   const shares = passes.map((p) => {
-    const shortest = Math.min(...p.startsMs.map((start, i) => (p.endsMs[i] ?? Number.NaN) - start));
-    return shortest > 0 ? Math.max(0, Math.min(...p.endsMs) - Math.max(...p.startsMs)) / shortest : Number.NaN;
+    const shortest = minOf(p.startsMs.map((start, i) => (p.endsMs[i] ?? Number.NaN) - start));
+    return shortest > 0 ? Math.max(0, minOf(p.endsMs) - maxOf(p.startsMs)) / shortest : Number.NaN;
   });
-  const measured = Math.min(...shares);
+  const measured = minOf(shares);
   if (shares.length === 0 || !Number.isFinite(measured))
     return unknown('overlap', MIN_OVERLAP * 100, '%', "the passes' start and end times");
   const held = measured >= MIN_OVERLAP;

@@ -1,3 +1,4 @@
+import { maxOf, minOf } from '../core/extremes.js';
 export interface Summary {
   min: number | null;
   max: number | null;
@@ -14,7 +15,7 @@ export function median(values: readonly number[]): number {
 /** The original script's summary: min, max, median. */
 export function summarize(values: readonly number[]): Summary {
   if (values.length === 0) return { min: null, max: null, mediane: null };
-  return { min: Math.min(...values), max: Math.max(...values), mediane: median(values) };
+  return { min: minOf(values), max: maxOf(values), mediane: median(values) };
 }
 
 export interface Distribution {

@@ -1,6 +1,7 @@
 /** A machine and voice's capacity runs as summary figures: per layout, both answers over the runs. */
 import type { CapacityAnswerView } from '../capacity/archive/view.js';
 import type { CapacityFigure, CapacityInput, CapacityLayout } from './types.js';
+import { maxOf, minOf } from '../core/extremes.js';
 
 /**
  * Several runs' answers for one layout: the least any run gave (every run served that many), the
@@ -19,7 +20,7 @@ function combineAnswers(
   if (!least) return null;
   return {
     k: least.k,
-    range: { min: Math.min(...answers.map((a) => a.range.min)), max: Math.max(...answers.map((a) => a.range.max)) },
+    range: { min: minOf(answers.map((a) => a.range.min)), max: maxOf(answers.map((a) => a.range.max)) },
     perRun: answers.map((a) => a.k),
     sessions: least.sessions,
     gapRateMax: least.gapRateMax,

@@ -1,8 +1,7 @@
 /** The summary as Markdown: the table, then each row's notes, then what could not be read. */
 import { COLUMNS, LAYOUT_COLUMNS, layoutRows, machineLines, METHOD, rowCells, rowNotes } from './cells.js';
 import type { Summary } from './types.js';
-
-const cell = (s: string): string => s.replace(/\|/g, '\\|');
+import { mdCell as cell, mdText, stripControl } from '../report/markdown.js';
 
 export function summaryMarkdown(s: Summary): string {
   const out = [
@@ -27,10 +26,15 @@ export function summaryMarkdown(s: Summary): string {
       `|${LAYOUT_COLUMNS.map(() => '---').join('|')}|`,
       ...layouts.map((l) => `| ${l.map(cell).join(' | ')} |`),
     );
-  out.push('', METHOD, '', '## Machines', '', ...machineLines(s.rows).map((l) => `- ${l}`));
+  out.push('', METHOD, '', '## Machines', '', ...machineLines(s.rows).map((l) => `- ${mdText(l)}`));
   const notes = s.rows.map((r) => ({ r, n: rowNotes(r) })).filter((x) => x.n.length > 0);
   if (notes.length > 0)
-    out.push('', '## Notes', '', ...notes.flatMap(({ r, n }) => n.map((line) => `- ${r.label}, ${r.voice}: ${line}`)));
-  if (s.problems.length > 0) out.push('', '## Not read', '', ...s.problems.map((p) => `- ${p}`));
-  return `${out.join('\n')}\n`;
+    out.push(
+      '',
+      '## Notes',
+      '',
+      ...notes.flatMap(({ r, n }) => n.map((line) => `- ${mdText(`${r.label}, ${r.voice}: ${line}`)}`)),
+    );
+  if (s.problems.length > 0) out.push('', '## Not read', '', ...s.problems.map((p) => `- ${mdText(p)}`));
+  return stripControl(`${out.join('\n')}\n`);
 }

@@ -9,6 +9,7 @@ import { toComparable, type ComparableArm } from '../throughput/compare/read.js'
 import { PiperParallelError, toError } from '../core/errors.js';
 import { machineFingerprint } from '../measure/machine.js';
 import type { SummaryArm, SummaryInput } from './types.js';
+import { maxOf } from '../core/extremes.js';
 
 /** Names the tool gives its archives; a folder's other files (reports, bench figures) are not archives. */
 const ARCHIVE_NAME = /^(piper-parallel|capacity)-\d{8}-\d{6}(-\d+)?\.json$/;
@@ -47,7 +48,7 @@ const Extras = z.looseObject({
 function streamRss(a: Archive['bras'][number]): number | null {
   if (a.isolation !== 'process') return null;
   const rss = a.enfants.map((e) => e.rss_pic_octets).filter((x): x is number => x !== null);
-  return rss.length > 0 ? Math.max(...rss) : null;
+  return rss.length > 0 ? maxOf(rss) : null;
 }
 
 function currentArms(a: Archive): SummaryArm[] {

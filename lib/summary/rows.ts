@@ -7,6 +7,7 @@ import { capacityFigures } from './capacity.js';
 import { machineShortName } from './machine-name.js';
 import { throughputFigures, voiceKey } from './throughput.js';
 import type { CapacityInput, SummaryInput, SummaryRow, ThroughputInput } from './types.js';
+import { maxOf } from '../core/extremes.js';
 
 type Key = Array<[string, string]>;
 
@@ -74,7 +75,7 @@ function machineOf(fingerprint: string, inputs: SummaryInput[]): Machine {
     fingerprint,
     label: labels[0] ?? machineShortName(fingerprint),
     labelFrom: labels[0] ? 'archive' : 'fingerprint',
-    cores: Math.max(...inputs.map((i) => i.cores)),
+    cores: maxOf(inputs.map((i) => i.cores)),
     notes,
   };
 }
@@ -92,7 +93,7 @@ function rowOf(m: Machine, voice: string, t: ThroughputInput[], c: CapacityInput
   const capacityRss = c
     .flatMap((r) => r.view.voices.filter((v) => v.name === voice).map((v) => v.workerRssBytes))
     .filter((x): x is number => x !== null);
-  const rss = tf.streamRssBytes ?? (capacityRss.length > 0 ? Math.max(...capacityRss) : null);
+  const rss = tf.streamRssBytes ?? (capacityRss.length > 0 ? maxOf(capacityRss) : null);
   return {
     machine: m.fingerprint,
     label: m.label,

@@ -3,6 +3,7 @@ import { DEFAULT_ENGINE } from '../throughput/compare/read.js';
 import { layoutLabel } from '../throughput/verdict/labels.js';
 import { combineRuns, pairedRounds, type RunFigures } from './combine.js';
 import type { Against, BestAtK, Combined, SummaryArm, ThroughputInput } from './types.js';
+import { maxOf } from '../core/extremes.js';
 
 /** A voice as rows name it: its engine where it is not the default one. */
 export const voiceKey = (a: Pick<SummaryArm, 'voice' | 'engine'>): string =>
@@ -93,7 +94,7 @@ export function throughputFigures(runs: ThroughputInput[], voice: string): Throu
   return {
     singleStream: alone ? combineRuns(alone.map(figuresOf)) : null,
     bestPerK,
-    streamRssBytes: rss.length > 0 ? Math.max(...rss) : null,
+    streamRssBytes: rss.length > 0 ? maxOf(rss) : null,
     notes,
   };
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -24,16 +24,19 @@ export interface FetchOptions {
   /** Whole download limit per file. */
   timeoutMs?: number;
   onFile?: (file: string, bytes: number) => void;
+  /** Aborts the download in flight (Ctrl-C); its partial file is removed. */
+  signal?: AbortSignal;
 }
 
 export function resolveBaseUrl(explicit?: string): string {
   return (explicit ?? process.env[BASE_URL_ENV] ?? DEFAULT_VOICES_BASE_URL).replace(/\/+$/, '');
 }
 
-async function get(url: string, timeoutMs: number): Promise<Response> {
+async function get(url: string, timeoutMs: number, signal?: AbortSignal): Promise<Response> {
   let res: Response;
+  const timeout = AbortSignal.timeout(timeoutMs);
   try {
-    res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+    res = await fetch(url, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
   } catch (err) {
     throw new PiperParallelError(
       'FETCH',
@@ -67,47 +70,102 @@ export async function fetchCatalogue(baseUrl: string, timeoutMs = 60_000): Promi
   return parsed.data;
 }
 
-/** Download one file to a temporary name, check size and MD5, rename only when both match. */
+/** A Transform-free byte count: stops the download as soon as it passes what the catalogue says. */
+function counted(body: Readable, limit: number, seen: { size: number; md5: ReturnType<typeof createHash> }): Readable {
+  body.on('data', (chunk: Buffer) => {
+    seen.md5.update(chunk);
+    seen.size += chunk.length;
+    if (seen.size > limit) body.destroy(new Error(`more than the ${limit} bytes the catalogue gives`));
+  });
+  return body;
+}
+
+/**
+ * Download one file to `dest.part-PID` (created exclusively: never through a planted link), check
+ * size and MD5, and fsync it; the caller renames it into place. A declared or streamed size beyond
+ * the catalogue's stops the download at once.
+ */
 async function downloadVerified(
   url: string,
   dest: string,
   expected: { size_bytes: number; md5_digest: string },
-  timeoutMs: number,
-): Promise<number> {
+  o: { timeoutMs: number; signal?: AbortSignal },
+): Promise<{ tmp: string; bytes: number }> {
   const tmp = `${dest}.part-${process.pid}`;
-  const md5 = createHash('md5');
-  let size = 0;
+  const seen = { size: 0, md5: createHash('md5') };
+  await rm(tmp, { force: true });
   try {
-    const res = await get(url, timeoutMs);
-    const body = Readable.fromWeb(res.body as WebReadableStream<Uint8Array>);
-    body.on('data', (chunk: Buffer) => {
-      md5.update(chunk);
-      size += chunk.length;
-    });
-    await pipeline(body, createWriteStream(tmp));
+    const res = await get(url, o.timeoutMs, o.signal);
+    const declared = Number(res.headers.get('content-length') ?? Number.NaN);
+    if (Number.isFinite(declared) && declared !== expected.size_bytes)
+      throw new PiperParallelError(
+        'DIGEST_MISMATCH',
+        `${url} declares ${declared} bytes where the catalogue gives ${expected.size_bytes}; nothing was kept, check the mirror`,
+      );
+    const body = counted(Readable.fromWeb(res.body as WebReadableStream<Uint8Array>), expected.size_bytes, seen);
+    await pipeline(body, createWriteStream(tmp, { flags: 'wx' }), { signal: o.signal });
+    const h = await open(tmp, 'r');
+    await h.sync();
+    await h.close();
   } catch (err) {
     await rm(tmp, { force: true });
     if (err instanceof PiperParallelError) throw err;
+    if (o.signal?.aborted)
+      throw new PiperParallelError('ABORTED', `voices fetch interrupted during ${url}; nothing of it was kept`, {
+        cause: err,
+      });
     throw new PiperParallelError(
       'FETCH',
-      `download of ${url} broke off after ${size} bytes (${toError(err).message}); nothing was kept, run the command again`,
+      `download of ${url} broke off after ${seen.size} bytes (${toError(err).message}); nothing was kept, run the command again`,
       { cause: err },
     );
   }
-  const digest = md5.digest('hex');
-  if (size !== expected.size_bytes || digest !== expected.md5_digest) {
+  const digest = seen.md5.digest('hex');
+  if (seen.size !== expected.size_bytes || digest !== expected.md5_digest) {
     await rm(tmp, { force: true });
     throw new PiperParallelError(
       'DIGEST_MISMATCH',
       `${path.basename(dest)}: expected ${expected.size_bytes} bytes md5 ${expected.md5_digest}, got ` +
-        `${size} bytes md5 ${digest}; the download was deleted, try again or use another mirror`,
+        `${seen.size} bytes md5 ${digest}; the download was deleted, try again or use another mirror`,
     );
   }
-  await rename(tmp, dest);
-  return size;
+  return { tmp, bytes: seen.size };
 }
 
-/** Fetch voices by catalogue key (e.g. fr_FR-siwis-medium) into `voicesDir`. */
+/** The catalogue's entry for `name`, with exactly its own two files; anything else is refused by name. */
+function voiceFiles(
+  catalogue: Catalogue,
+  name: string,
+  baseUrl: string,
+): Array<[string, Catalogue[string]['files'][string]]> {
+  // Own keys only: "constructor" or "__proto__" are names no catalogue holds.
+  const entry = Object.hasOwn(catalogue, name) ? catalogue[name] : undefined;
+  if (!entry) {
+    const close = Object.keys(catalogue)
+      .filter((k) => k.split('-')[0] === name.split('-')[0])
+      .slice(0, 8);
+    throw new PiperParallelError(
+      'FETCH',
+      `voice "${name}" is not in the catalogue at ${baseUrl}/voices.json${close.length ? ` (same language: ${close.join(', ')})` : ''}; check the name`,
+    );
+  }
+  const files = Object.entries(entry.files).filter(([p]) => p.endsWith('.onnx') || p.endsWith('.onnx.json'));
+  const names = files.map(([p]) => path.posix.basename(p)).sort();
+  const safe = files.every(([p]) => !p.split('/').includes('..') && !p.startsWith('/'));
+  if (!safe || names.join(' ') !== `${name}.onnx ${name}.onnx.json`)
+    throw new PiperParallelError(
+      'FETCH',
+      `the catalogue at ${baseUrl}/voices.json gives voice "${name}" the files ${names.join(', ') || 'none'}, ` +
+        `not ${name}.onnx and ${name}.onnx.json; check the mirror`,
+    );
+  return files;
+}
+
+/**
+ * Fetch voices by catalogue key (e.g. fr_FR-siwis-medium) into `voicesDir`. Both files of a voice are
+ * downloaded and verified before either is renamed into place (the model first, its config last),
+ * so a failure never leaves a new model beside an old config.
+ */
 export async function fetchVoices(names: readonly string[], options: FetchOptions): Promise<string[]> {
   const baseUrl = resolveBaseUrl(options.baseUrl);
   const timeoutMs = options.timeoutMs ?? 30 * 60_000;
@@ -115,24 +173,25 @@ export async function fetchVoices(names: readonly string[], options: FetchOption
   await mkdir(options.voicesDir, { recursive: true });
   const written: string[] = [];
   for (const name of names) {
-    const entry = catalogue[name];
-    if (!entry) {
-      const close = Object.keys(catalogue)
-        .filter((k) => k.split('-')[0] === name.split('-')[0])
-        .slice(0, 8);
-      throw new PiperParallelError(
-        'FETCH',
-        `voice "${name}" is not in the catalogue at ${baseUrl}/voices.json${close.length ? ` (same language: ${close.join(', ')})` : ''}; check the name`,
-      );
-    }
-    const files = Object.entries(entry.files).filter(([p]) => p.endsWith('.onnx') || p.endsWith('.onnx.json'));
-    // The config last, so a voice is never half-installed under its final names.
+    const files = voiceFiles(catalogue, name, baseUrl);
     files.sort(([a], [b]) => Number(a.endsWith('.json')) - Number(b.endsWith('.json')));
-    for (const [filePath, expected] of files) {
-      const dest = path.join(options.voicesDir, path.basename(filePath));
-      const bytes = await downloadVerified(`${baseUrl}/${filePath}`, dest, expected, timeoutMs);
-      options.onFile?.(dest, bytes);
-      written.push(dest);
+    const done: Array<{ dest: string; tmp: string; bytes: number }> = [];
+    try {
+      for (const [filePath, expected] of files) {
+        const dest = path.join(options.voicesDir, path.posix.basename(filePath));
+        done.push({
+          dest,
+          ...(await downloadVerified(`${baseUrl}/${filePath}`, dest, expected, { timeoutMs, signal: options.signal })),
+        });
+      }
+    } catch (err) {
+      for (const d of done) await rm(d.tmp, { force: true });
+      throw err;
+    }
+    for (const d of done) {
+      await rename(d.tmp, d.dest);
+      options.onFile?.(d.dest, d.bytes);
+      written.push(d.dest);
     }
   }
   return written;

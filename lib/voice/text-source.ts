@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
 import { PiperParallelError } from '../core/errors.js';
+import { readBounded } from '../core/read-bounded.js';
 import { DEFAULT_SENTENCES } from './default-text.js';
 
 export const MAX_TEXT_BYTES = 1_000_000;
@@ -35,14 +35,15 @@ export async function loadText(
   if (!textFile) return { source: builtIn.source, lines: [...builtIn.lines], ...fingerprint(builtIn.lines) };
   let bytes: Buffer;
   try {
-    const s = await stat(textFile);
-    if (s.size > MAX_TEXT_BYTES) {
+    const r = await readBounded(textFile, MAX_TEXT_BYTES);
+    if (r.state === 'not-a-file')
+      throw new PiperParallelError('TEXT', `--text-file ${textFile} is ${r.kind}, not a file; give a UTF-8 text file`);
+    if (r.state === 'too-large')
       throw new PiperParallelError(
         'TEXT',
-        `--text-file ${textFile} is ${s.size} bytes, over the ${MAX_TEXT_BYTES}-byte limit; give a shorter text (a pass synthesizes all of it)`,
+        `--text-file ${textFile} is over the ${MAX_TEXT_BYTES}-byte limit; give a shorter text (a pass synthesizes all of it)`,
       );
-    }
-    bytes = await readFile(textFile);
+    bytes = r.bytes;
   } catch (err) {
     if (err instanceof PiperParallelError) throw err;
     throw new PiperParallelError(

@@ -7,6 +7,23 @@ import type { SpawnOptions, StreamWorker, WorkerAdapter, WorkerExit } from './wo
 import { findTaskset } from './taskset.js';
 import type { ThreadTask } from './worker.js';
 
+/** How long a thread is waited for at close before it is let go (it ends with the process). */
+const CLOSE_MS = 10_000;
+
+/** `work`, or `fallback` once `ms` have passed; the timer never keeps the process alive. */
+async function withinMs<T>(work: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(fallback), ms);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 class ThreadWorker implements StreamWorker {
   readonly pid = process.pid;
   readonly exited: Promise<WorkerExit>;
@@ -16,9 +33,9 @@ class ThreadWorker implements StreamWorker {
     readonly rang: number,
     private readonly port: MessagePort,
     task: Promise<unknown>,
-    private readonly abort: AbortController,
-    private readonly barrier: SabBarrier,
+    private readonly stop: { abort: AbortController; barrier: SabBarrier; closeMs: number },
   ) {
+    const { abort } = stop;
     // The task's end travels on piscina's channel, the stream's messages on this port: nothing orders
     // the two. The port closes (in the entry's finally, or with the thread) only after its messages are
     // delivered, so the exit is reported after the port's close, or 2 s after the task, whichever first.
@@ -57,9 +74,10 @@ class ThreadWorker implements StreamWorker {
 
   async terminate(): Promise<WorkerExit> {
     // A waiter blocked in Atomics.wait wakes on the broken barrier; a running task is stopped with its thread.
-    this.barrier.break();
-    this.abort.abort();
-    const exit = await this.exited;
+    this.stop.barrier.break();
+    this.stop.abort.abort();
+    // A thread inside native code cannot be stopped until that call returns: never wait on it past the limit.
+    const exit = await withinMs(this.exited, this.stop.closeMs, { code: null, signal: 'unresponsive' });
     this.port.close();
     return exit;
   }
@@ -76,7 +94,14 @@ export class ThreadAdapter implements WorkerAdapter {
   private barrier: SabBarrier | undefined;
   private timeouts = { barrierMs: 120_000, loadMs: 180_000 };
 
-  constructor(private readonly options: { entry: string; taskset?: string | null }) {}
+  constructor(
+    private readonly options: {
+      entry: string;
+      taskset?: string | null;
+      /** How long terminate() and closeArm() wait for a thread (default 10 s); one stuck in native code is let go. */
+      closeMs?: number;
+    },
+  ) {}
 
   openArm(streams: number, timeouts: { barrierMs: number; loadMs: number }): void {
     this.timeouts = timeouts;
@@ -106,13 +131,18 @@ export class ThreadAdapter implements WorkerAdapter {
       taskset: this.options.taskset === undefined ? (findTaskset() ?? null) : this.options.taskset,
     };
     const run = this.pool.run(task, { transferList: [port2], signal: abort.signal });
-    return new ThreadWorker(rang, port1, run, abort, this.barrier);
+    return new ThreadWorker(rang, port1, run, {
+      abort,
+      barrier: this.barrier,
+      closeMs: this.options.closeMs ?? CLOSE_MS,
+    });
   }
 
   async closeArm(): Promise<void> {
     this.barrier?.break();
-    await this.pool?.destroy();
+    const pool = this.pool;
     this.pool = undefined;
     this.barrier = undefined;
+    if (pool) await withinMs(pool.destroy(), this.options.closeMs ?? CLOSE_MS, undefined);
   }
 }

@@ -1,10 +1,14 @@
 // light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, writeFileSync, chmodSync, mkdirSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { appendFileSync, readdirSync, readFileSync, writeFileSync, chmodSync, mkdirSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { archiveBaseName, checkWritable, writeExclusive } from '../../lib/archive/writer.js';
-import { PartialLog } from '../../lib/archive/partial.js';
+import { archiveBaseName, checkWritable, writeExclusive, type ArchiveFiles } from '../../lib/archive/writer.js';
+import { PartialLog, readPartialLines } from '../../lib/archive/partial.js';
+import { writeOut } from '../../lib/cli/output.js';
 import { tempDir } from '../helpers/paths.js';
 
 describe('archive naming and writing', () => {
@@ -67,5 +71,104 @@ describe('archive naming and writing', () => {
         ['round', 2],
       ],
     );
+  });
+
+  it('on a file system without hard links the archive still lands, and still never overwrites', async () => {
+    const dir = tempDir('nolink');
+    const base = archiveBaseName(new Date(Date.UTC(2026, 0, 2, 3, 4, 5)));
+    const links: string[] = [];
+    // As FAT, exFAT or vboxsf answer link(2).
+    const noLinks: ArchiveFiles = {
+      open,
+      link: async (_from, to) => {
+        links.push(to);
+        throw Object.assign(new Error('operation not permitted'), { code: 'EPERM' });
+      },
+    };
+    await checkWritable(dir, '--out-dir', noLinks);
+    writeFileSync(path.join(dir, `${base}.json`), 'earlier run');
+    const paths = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => writeExclusive(dir, base, `{"n":${i}}`, '.json', noLinks)),
+    );
+    assert.ok(links.length >= 10, 'link was tried first');
+    assert.equal(new Set(paths).size, 10);
+    assert.equal(readFileSync(path.join(dir, `${base}.json`), 'utf8'), 'earlier run');
+    const n = paths.map((p) => (JSON.parse(readFileSync(p, 'utf8')) as { n: number }).n).sort((a, b) => a - b);
+    assert.deepEqual(
+      n,
+      Array.from({ length: 10 }, (_, i) => i),
+    );
+    // Nothing else is left: no temporary file, no empty claim.
+    assert.equal(readdirSync(dir).length, 11);
+  });
+
+  it('a link refused for another reason is an error naming the file, and nothing is left', async () => {
+    const dir = tempDir('linkfail');
+    const broken: ArchiveFiles = {
+      open,
+      link: async () => {
+        throw Object.assign(new Error('input/output error'), { code: 'EIO' });
+      },
+    };
+    await assert.rejects(
+      writeExclusive(dir, 'x', '{}', '.json', broken),
+      /could not create .*x\.json \(input\/output error\)/,
+    );
+    assert.deepEqual(readdirSync(dir), []);
+    await assert.rejects(
+      checkWritable(dir, '--out-dir', broken),
+      /--out-dir .* is not writable \(input\/output error\)/,
+    );
+    assert.deepEqual(readdirSync(dir), []);
+  });
+
+  it('resume after a crash mid-line: the cut-off fragment is removed, so the next line is whole JSON', async () => {
+    const dir = tempDir('partial-cut');
+    const log = await PartialLog.create(dir, 'run', { x: 1 });
+    await log.append({ key: 'a', round: 1, order: 1, run: {} });
+    // A crash while the second line was written: a fragment with no newline.
+    appendFileSync(log.file, '{"kind":"round","key":"b","rou');
+    const again = await PartialLog.reopen(log.file, ['a#1']);
+    await again.append({ key: 'b', round: 1, order: 2, run: {} });
+    const lines = await readPartialLines(log.file);
+    assert.deepEqual(
+      lines.map((l) => (l as { key?: string }).key ?? 'header'),
+      ['header', 'a', 'b'],
+    );
+  });
+
+  it('a partial file another live run is writing is refused; one whose run is gone is taken over', async () => {
+    const dir = tempDir('partial-lock');
+    const log = await PartialLog.create(dir, 'run', { x: 1 });
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'ignore' });
+    try {
+      writeFileSync(`${log.file}.lock`, String(other.pid));
+      await assert.rejects(
+        PartialLog.reopen(log.file, []),
+        new RegExp(`is being written by another piper-parallel run \\(pid ${other.pid}\\); wait for it to end`),
+      );
+    } finally {
+      other.kill('SIGKILL');
+      await once(other, 'exit');
+    }
+    // Its process is gone now: the lock is stale and taken over.
+    const again = await PartialLog.reopen(log.file, []);
+    assert.equal(readFileSync(`${log.file}.lock`, 'utf8'), String(process.pid));
+    await again.remove();
+    assert.deepEqual(readdirSync(path.join(dir, '.partial')), []);
+  });
+
+  it('--out is replaced whole: written beside it, renamed over it; a failure keeps the earlier file', async () => {
+    const dir = tempDir('out');
+    const file = path.join(dir, 'report.html');
+    writeFileSync(file, 'earlier');
+    await writeOut(file, 'new page');
+    assert.equal(readFileSync(file, 'utf8'), 'new page');
+    assert.deepEqual(readdirSync(dir), ['report.html']);
+    await assert.rejects(
+      writeOut(path.join(dir, 'no-such-dir', 'x.html'), 'x'),
+      /--out .*x\.html cannot be written \(ENOENT\)/,
+    );
+    assert.deepEqual(readdirSync(dir), ['report.html']);
   });
 });

@@ -18,7 +18,7 @@ describe('command line', () => {
   it('--help works', () => {
     const r = cli(['--help']);
     assert.equal(r.code, 0);
-    assert.match(r.stdout, /Exit codes: 0 every control held .*; 3 a control failed/);
+    assert.match(r.stdout, /Exit codes: 0 every control held [\s\S]*; 3 a control failed/);
   });
 
   for (const [args, pattern] of [
@@ -26,7 +26,7 @@ describe('command line', () => {
     [['-1'], /passes must be a whole number >= 1, got "-1"/],
     [['--streams', '-1'], /--streams must be a whole number >= 1, got "-1"/],
     [['1.5'], /passes must be a whole number >= 1, got "1.5"/],
-    [['abc'], /passes must be a whole number >= 1, got "abc"/],
+    [['abc'], /unknown command "abc"; the commands are run, capacity/],
     [['--streams', '0'], /--streams must be a whole number >= 1, got "0"/],
     [['--threads', '0'], /--threads must be a whole number >= 1, got "0"/],
     [['--affinity', 'maybe'], /--affinity must be one of on, off, both/],
@@ -52,6 +52,33 @@ describe('command line', () => {
       assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
     });
   }
+
+  it('a run too big for this machine is refused before any stream starts: exit 2, one line naming --streams and the memory', () => {
+    const out = tempDir('too-big');
+    const voice = [
+      '--voice',
+      'synthetic-siwis-medium',
+      '--voices-dir',
+      sharedVoicesDir(),
+      '--settle',
+      '0',
+      '--out-dir',
+      out,
+    ];
+    const r = cli(['1', '--streams', '500', ...voice]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(
+      r.stderr.trim(),
+      /^piper-parallel: --streams 500 would need about \d+ MiB \(500 streams x \d+ MiB\) and MemAvailable is \d+ MiB; give fewer --streams, or --force to run it anyway$/,
+    );
+    const threads = cli(['1', '--threads', '64', ...voice]);
+    assert.equal(threads.code, 2, threads.stderr);
+    assert.match(threads.stderr, /--threads 64 is over 8 per usable core/);
+    assert.deepEqual(
+      readdirSync(out).filter((f) => f.endsWith('.json')),
+      [],
+    );
+  });
 
   it('synth writes a valid WAV at the voice rate', () => {
     const out = path.join(tempDir('wav'), 'a.wav');

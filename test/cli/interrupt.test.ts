@@ -35,7 +35,7 @@ it('Ctrl-C after the first arm round: exit 130, that arm round kept in the parti
     /interrupted (during|before) .* in round 1; 1 finished arm round\(s\) kept in .*\.partial\/piper-parallel-\d{8}-\d{6}\.jsonl; resume with: piper-parallel --resume \S+\.jsonl/,
   );
   assert.deepEqual(archives(w), []);
-  const [partial] = readdirSync(path.join(w.out, '.partial'));
+  const [partial] = readdirSync(path.join(w.out, '.partial')).filter((f) => f.endsWith('.jsonl'));
   const lines = readFileSync(path.join(w.out, '.partial', partial!), 'utf8')
     .trim()
     .split('\n')

@@ -137,5 +137,7 @@ export function archives(w: ReturnType<typeof workspace>): string[] {
 export function partialArms(w: ReturnType<typeof workspace>): number[] {
   const dir = path.join(w.out, '.partial');
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).map((f) => readFileSync(path.join(dir, f), 'utf8').trim().split('\n').length - 1);
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.jsonl'))
+    .map((f) => readFileSync(path.join(dir, f), 'utf8').trim().split('\n').length - 1);
 }

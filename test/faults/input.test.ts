@@ -1,6 +1,7 @@
 // light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
 /** Bad input: a one-line error naming the option or file and the fix, a non-zero exit, nothing measured. */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
@@ -26,9 +27,9 @@ async function refused(
 describe('bad input is refused before anything is measured', () => {
   for (const [passes, pattern] of [
     ['0', /passes must be a whole number >= 1, got "0"/],
-    ['-1', /passes must not be negative, got "-1"/],
+    ['-1', /passes must be a whole number >= 1, got "-1"/],
     ['1.5', /passes must be a whole number >= 1, got "1.5"/],
-    ['abc', /passes must be a whole number >= 1, got "abc"/],
+    ['abc', /unknown command "abc"; the commands are run, capacity/],
   ] as const) {
     it(`passes ${passes} -> exit 2`, () => refused((w) => [passes, '--out-dir', w.out], 2, pattern));
   }
@@ -104,7 +105,12 @@ describe('bad input is refused before anything is measured', () => {
     );
     await refused(withText(empty), 1, /--text-file .*empty\.txt has no sentence; put one sentence per line/);
     await refused(withText(latin1), 1, /--text-file .*latin1\.txt is not valid UTF-8; convert it/);
-    await refused(withText(huge), 1, /--text-file .*huge\.txt is 1800000 bytes, over the 1000000-byte limit/);
+    await refused(withText(huge), 1, /--text-file .*huge\.txt is over the 1000000-byte limit/);
+    // Files whose size stat cannot tell: a device that never ends, a FIFO that no one writes.
+    await refused(withText('/dev/zero'), 1, /--text-file \/dev\/zero is a device or socket, not a file/);
+    const fifo = path.join(dir, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    await refused(withText(fifo), 1, /--text-file .*fifo is a FIFO, not a file/);
     await refused(
       withText(nothing),
       1,

@@ -1,7 +1,7 @@
 // light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -24,7 +24,23 @@ function catalogue(): Record<string, unknown> {
       [`fr/fr_FR/${key}/medium/MODEL_CARD`]: { size_bytes: 1, md5_digest: 'x' },
     },
   });
-  return { good: entry('good', GOOD), corrupt: entry('corrupt', GOOD), truncated: entry('truncated', GOOD) };
+  const other = { key: 'other', files: entry('good', GOOD).files };
+  const pair = entry('pair', GOOD);
+  // pair's config is listed with a digest its bytes do not have: the model verifies, the config does not.
+  (pair.files as Record<string, { size_bytes: number; md5_digest: string }>)[`fr/fr_FR/pair/medium/pair.onnx.json`] = {
+    size_bytes: CONFIG.length,
+    md5_digest: '0'.repeat(32),
+  };
+  return {
+    good: entry('good', GOOD),
+    corrupt: entry('corrupt', GOOD),
+    truncated: entry('truncated', GOOD),
+    endless: entry('endless', GOOD),
+    liar: entry('liar', GOOD),
+    slow: entry('slow', GOOD),
+    other,
+    pair,
+  };
 }
 
 let server: http.Server;
@@ -41,6 +57,31 @@ before(async () => {
       bad[10] = (bad[10] ?? 0) ^ 1;
       return void res.end(bad);
     }
+    if (url.endsWith('/pair.onnx')) return void res.end(GOOD);
+    if (url.endsWith('/liar.onnx')) {
+      res.writeHead(200, { 'content-length': String(GOOD.length * 1000) });
+      return void res.end();
+    }
+    if (url.endsWith('/slow.onnx')) {
+      // A kilobyte every 20 ms: the whole file would take two seconds.
+      const timer = setInterval(() => res.write(GOOD.subarray(0, 1024)), 20);
+      res.on('close', () => clearInterval(timer));
+      return;
+    }
+    if (url.endsWith('/endless.onnx')) {
+      // A body far longer than the catalogue says (100 times): only the client's limit stops it early.
+      let sent = 0;
+      const timer = setInterval(() => {
+        res.write(Buffer.alloc(64 * 1024, 7));
+        sent += 64 * 1024;
+        if (sent > 100 * GOOD.length) {
+          clearInterval(timer);
+          res.end();
+        }
+      }, 1);
+      res.on('close', () => clearInterval(timer));
+      return;
+    }
     if (url.endsWith('/truncated.onnx')) {
       res.writeHead(200, { 'content-length': String(GOOD.length) });
       res.write(GOOD.subarray(0, 1000));
@@ -56,7 +97,8 @@ before(async () => {
 
 after(() => server.close());
 
-describe('voices fetch', () => {
+// Every case ends on its own; one that would hang (a limit gone) fails here instead.
+describe('voices fetch', { timeout: 20_000 }, () => {
   it('downloads and verifies a good voice', async () => {
     const dir = tempDir('fetch');
     const written = await fetchVoices(['good'], { voicesDir: dir, baseUrl: base });
@@ -105,5 +147,74 @@ describe('voices fetch', () => {
       delete process.env.PIPER_VOICES_BASE_URL;
     }
     assert.ok(existsSync(path.join(dir, 'good.onnx')));
+  });
+
+  it('stops an endless body as soon as it passes the catalogue size, and keeps nothing', async () => {
+    const dir = tempDir('fetch');
+    await assert.rejects(
+      fetchVoices(['endless'], { voicesDir: dir, baseUrl: base }),
+      /endless\.onnx broke off after \d+ bytes \(more than the \d+ bytes the catalogue gives\)/,
+    );
+    assert.deepEqual(readdirSync(dir), []);
+  });
+
+  it('refuses a declared length that is not the catalogue size before reading the body', async () => {
+    const dir = tempDir('fetch');
+    await assert.rejects(
+      fetchVoices(['liar'], { voicesDir: dir, baseUrl: base }),
+      /declares \d+ bytes where the catalogue gives/,
+    );
+    assert.deepEqual(readdirSync(dir), []);
+  });
+
+  it("refuses a catalogue entry that names another voice's files, and a name that is no catalogue key", async () => {
+    const dir = tempDir('fetch');
+    await assert.rejects(
+      fetchVoices(['other'], { voicesDir: dir, baseUrl: base }),
+      /gives voice "other" the files good\.onnx, good\.onnx\.json, not other\.onnx and other\.onnx\.json/,
+    );
+    for (const name of ['constructor', '__proto__', 'toString'])
+      await assert.rejects(fetchVoices([name], { voicesDir: dir, baseUrl: base }), /is not in the catalogue/);
+    assert.deepEqual(readdirSync(dir), []);
+  });
+
+  it('never writes through a link planted at the temporary name', async () => {
+    const dir = tempDir('fetch');
+    const victim = path.join(tempDir('victim'), 'precious.txt');
+    writeFileSync(victim, 'keep me');
+    symlinkSync(victim, path.join(dir, `good.onnx.part-${process.pid}`));
+    await fetchVoices(['good'], { voicesDir: dir, baseUrl: base });
+    assert.equal(readFileSync(victim, 'utf8'), 'keep me');
+    assert.deepEqual(readFileSync(path.join(dir, 'good.onnx')), GOOD);
+    assert.deepEqual(readdirSync(dir).sort(), ['good.onnx', 'good.onnx.json']);
+  });
+
+  it('a re-fetch that fails on the config leaves the installed pair as it was', async () => {
+    const dir = tempDir('fetch');
+    writeFileSync(path.join(dir, 'pair.onnx'), 'old model');
+    writeFileSync(path.join(dir, 'pair.onnx.json'), 'old config');
+    await assert.rejects(fetchVoices(['pair'], { voicesDir: dir, baseUrl: base }), /pair\.onnx\.json: expected/);
+    assert.equal(readFileSync(path.join(dir, 'pair.onnx'), 'utf8'), 'old model');
+    assert.equal(readFileSync(path.join(dir, 'pair.onnx.json'), 'utf8'), 'old config');
+    assert.deepEqual(readdirSync(dir).sort(), ['pair.onnx', 'pair.onnx.json']);
+  });
+
+  it('an interrupted download (Ctrl-C) ends at once, as ABORTED, and keeps nothing', async () => {
+    const dir = tempDir('fetch');
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const started = performance.now();
+    await assert.rejects(
+      fetchVoices(['slow'], { voicesDir: dir, baseUrl: base, signal: controller.signal }),
+      (err: unknown) => {
+        assert.ok(err instanceof PiperParallelError);
+        assert.equal(err.code, 'ABORTED', err.message);
+        assert.match(err.message, /voices fetch interrupted during .*slow\.onnx; nothing of it was kept/);
+        return true;
+      },
+    );
+    // Not at the download's own end (two seconds), nor its timeout.
+    assert.ok(performance.now() - started < 1500);
+    assert.deepEqual(readdirSync(dir), []);
   });
 });

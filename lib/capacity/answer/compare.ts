@@ -5,6 +5,7 @@
  * answer is FEWER only when B's range of K lies wholly below A's: two ranges that overlap are the
  * same answer measured twice on a noisy machine.
  */
+import { mdRow, mdText, stripControl } from '../../report/markdown.js';
 import { machineFingerprint } from '../../measure/machine.js';
 import type { CapacityArchive } from '../archive/schema.js';
 import type { CapacityArchiveV1 } from '../archive/schema-v1.js';
@@ -122,17 +123,16 @@ export function compareCapacity(archiveA: Readable, archiveB: Readable, force = 
 }
 
 export function capacityComparisonMarkdown(c: CapacityComparison, fileA: string, fileB: string): string {
-  const lines = ['# piper-parallel compare (capacity)', '', `A: ${fileA}`, `B: ${fileB}`];
-  if (c.refused) return [...lines, '', `REFUSED: ${c.refused}`].join('\n');
-  if (c.forced.length > 0) lines.push(`FORCED despite: ${c.forced.join('; ')}`);
-  if (c.workloadDiffers.length > 0) lines.push(`workload differs: ${c.workloadDiffers.join('; ')}`);
+  const lines = ['# piper-parallel compare (capacity)', '', `A: ${mdText(fileA)}`, `B: ${mdText(fileB)}`];
+  if (c.refused) return stripControl([...lines, '', `REFUSED: ${mdText(c.refused)}`].join('\n'));
+  if (c.forced.length > 0) lines.push(mdText(`FORCED despite: ${c.forced.join('; ')}`));
+  if (c.workloadDiffers.length > 0) lines.push(mdText(`workload differs: ${c.workloadDiffers.join('; ')}`));
   lines.push(
     '',
     '| voice | layout | answer | A: live streams | B: live streams | verdict | why |',
     '| --- | --- | --- | --- | --- | --- | --- |',
   );
-  for (const r of c.rows)
-    lines.push(`| ${r.voice} | ${r.layout} | ${r.answer} | ${show(r.a)} | ${show(r.b)} | ${r.verdict} | ${r.why} |`);
+  for (const r of c.rows) lines.push(mdRow([r.voice, r.layout, r.answer, show(r.a), show(r.b), r.verdict, r.why]));
   lines.push(
     '',
     c.compared === 0
@@ -141,5 +141,5 @@ export function capacityComparisonMarkdown(c: CapacityComparison, fileA: string,
         ? "REGRESSION: an answer of B lies wholly below A's range"
         : `no regression (${c.compared} answer(s) compared)`,
   );
-  return lines.join('\n');
+  return stripControl(lines.join('\n'));
 }

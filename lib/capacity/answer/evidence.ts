@@ -4,6 +4,7 @@
  * first audio from an order statistic (the binomial argument MLPerf LoadGen's early stopping uses
  * for tail latency). No distribution is assumed.
  */
+import { maxOf } from '../../core/extremes.js';
 
 export const CONFIDENCE = 0.95;
 
@@ -21,7 +22,7 @@ export function binomialCdf(x: number, n: number, p: number): number {
   const lp = Math.log(p);
   const lq = Math.log1p(-p);
   const terms = Array.from({ length: Math.floor(x) + 1 }, (_, k) => logChoose(n, k) + k * lp + (n - k) * lq);
-  const top = Math.max(...terms);
+  const top = maxOf(terms);
   return Math.min(1, Math.exp(top) * terms.reduce((s, t) => s + Math.exp(t - top), 0));
 }
 

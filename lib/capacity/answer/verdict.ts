@@ -8,6 +8,7 @@ import { percentUp } from './evidence.js';
 import type { CapacityEntry, Evidence, TrialRecord } from '../archive/schema.js';
 import type { Sweep } from './sweep-state.js';
 import { tallies } from './tally.js';
+import { maxOf, minOf } from '../../core/extremes.js';
 
 const ms = (x: number | null): string => (x === null ? '-' : `${Math.round(x)} ms`);
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
@@ -45,7 +46,7 @@ function beyondA(s: Sweep, a: number, proofs: Evidence[], borne: CapacityEntry['
   if (!next) return 'nothing above it was tried';
   const gaps = next.essais - next.essais_tenus - next.essais_en_retard;
   if (next.essais_en_retard === 0) return `at ${a + 1}, gaps in ${gaps} of ${plural(next.essais, 'trial')}`;
-  const slowest = Math.min(...next.debit_par_flux.filter((x): x is number => x !== null));
+  const slowest = minOf(next.debit_par_flux.filter((x): x is number => x !== null));
   return (
     `at ${a + 1}, of ${plural(next.essais, 'trial')}: ${gaps} with gaps, ${next.essais_en_retard} ` +
     `with no gap heard but behind real time (x${slowest.toFixed(2)} per listener at worst: a longer ` +
@@ -97,8 +98,8 @@ export function rerunRange(
     .filter((t) => t.controle_tenu && t.but === 'sans_trou' && t.etat === 'done' && (t.flux === a || t.flux === a + 1))
     .flatMap((t) => (t.debit_agrege === null ? [] : [t.debit_agrege]));
   if (a === 0 || speeds.length === 0) return { min: a, max: heldUpTo };
-  const slow = Math.min(...speeds);
-  const fast = Math.max(...speeds);
+  const slow = minOf(speeds);
+  const fast = maxOf(speeds);
   return {
     min: Math.min(a, Math.floor((slow * slow) / fast)),
     max: Math.min(cap, Math.max(heldUpTo, Math.floor(fast))),

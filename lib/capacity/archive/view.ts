@@ -142,7 +142,9 @@ function fromV1(a: CapacityArchiveV1): CapacityView {
 
 /** A capacity archive of any version this tool reads, or a one-line error naming the file. */
 export function capacityView(value: unknown, file: string): CapacityView {
-  const version = (value as { schema_version?: unknown }).schema_version;
+  // Found by the property test: null (or any non-object) has no schema_version to read.
+  const version =
+    typeof value === 'object' && value !== null ? (value as { schema_version?: unknown }).schema_version : undefined;
   const schema: z.ZodType = version === 1 ? CapacityArchiveV1Schema : CapacityArchiveSchema;
   const parsed = schema.safeParse(value);
   if (!parsed.success)

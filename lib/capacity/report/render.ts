@@ -1,5 +1,6 @@
 /** A capacity run as Markdown or as one self-contained HTML page (charts inlined as SVG). */
 import { chartFigure, esc, htmlPage, htmlTable as table } from '../../report/page.js';
+import { mdRow, mdText, stripControl } from '../../report/markdown.js';
 import { percentUp } from '../answer/evidence.js';
 import type { CapacityArchive, CapacityEntry, TrialRecord } from '../archive/schema.js';
 import { capacityCharts } from './charts.js';
@@ -147,10 +148,16 @@ const CAVEAT =
   'from the counts; a percentile is called p95 only where the sample can bound it.';
 
 export function capacityMarkdown(a: CapacityArchive): string {
-  const row = (cells: string[]): string => `| ${cells.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`;
-  const out = [`# piper-parallel capacity run of ${a.date_utc}`, ''];
+  const row = mdRow;
+  const out = [`# piper-parallel capacity run of ${mdText(a.date_utc)}`, ''];
   if (!a.controle_tenu) out.push('> **A control failed: nothing from this run may be published.**', '');
-  out.push(...facts(a).map((f) => `- ${f}`), '', '## Verdict', '', ...a.phrases.flatMap((p) => [p, '']));
+  out.push(
+    ...facts(a).map((f) => `- ${mdText(f)}`),
+    '',
+    '## Verdict',
+    '',
+    ...a.phrases.flatMap((p) => [mdText(p), '']),
+  );
   out.push(row(ANSWER_COLUMNS), row(ANSWER_COLUMNS.map(() => '-')), ...a.capacite.map((c) => row(answerCells(c))));
   out.push(
     '',
@@ -173,7 +180,7 @@ export function capacityMarkdown(a: CapacityArchive): string {
     `- ${CAVEAT}`,
     '',
   );
-  return out.join('\n');
+  return stripControl(out.join('\n'));
 }
 
 export async function capacityHtml(a: CapacityArchive): Promise<string> {

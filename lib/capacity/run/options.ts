@@ -71,6 +71,8 @@ export interface CapacityOptions {
   resume?: string;
   /** Tests inject their own workers, timers, and machine readers. */
   adapters?: { process?: WorkerAdapter; thread?: WorkerAdapter; files?: ArchiveFiles };
+  /** Leave the host name and the command line's folders out of the archive (placeholders in their keys). */
+  redact?: boolean;
   timers?: Timers;
   /** How the parent keeps the listeners' time (default: SCHED_FIFO where permitted); tests pass their own. */
   priority?: () => ParentPriority;

@@ -5,6 +5,10 @@
  */
 import { PartialLog } from '../../archive/partial.js';
 import { capacityAdapters } from '../worker/adapters.js';
+import { redacted } from '../../archive/redact.js';
+
+const redactIf = <T extends Parameters<typeof redacted>[0]>(redact: boolean | undefined, a: T): T =>
+  redact ? redacted(a) : a;
 import { settle } from '../../measure/settle.js';
 import { procCpuSampler } from '../../measure/system-cpu.js';
 import path from 'node:path';
@@ -70,7 +74,7 @@ export async function runCapacity(options: CapacityOptions = {}): Promise<Capaci
     command: plan.command,
   };
   const partial = resumed
-    ? PartialLog.reopen(
+    ? await PartialLog.reopen(
         resumed.file,
         [...resumed.trials.keys()].map((k) => `${k}#${Number(/\|R(\d+)\|\d+$/.exec(k)?.[1] ?? 0)}`),
       )
@@ -154,7 +158,10 @@ async function measure(
   });
   const timing = { plannedSeconds, seconds: Math.round((timers.now() - started) / 1000), priority };
   return publishCapacity(
-    capacityArchive(plan, { calibrations, sweeps, trials, resumed: resumed !== undefined }, timing),
+    redactIf(
+      options.redact,
+      capacityArchive(plan, { calibrations, sweeps, trials, resumed: resumed !== undefined }, timing),
+    ),
     plan,
     partial,
     options.adapters?.files,

@@ -3,6 +3,7 @@ import { arrivalsControl, memoryControl, outsideLoadControl, type Control } from
 import { outsideCoresOver, type CpuSnapshot } from '../../measure/system-cpu.js';
 import type { TrialRecord } from '../archive/schema.js';
 import type { TrialResult } from './trial.js';
+import { maxOf, minOf } from '../../core/extremes.js';
 
 export type TrialPurpose = 'sans_trou' | 'premier_son';
 
@@ -41,7 +42,7 @@ export interface TrialOutcome {
 /** Audio made over the trial's span (first job start to last job end), and that per listener. */
 export function trialSpeed(r: TrialResult): { aggregate: number | null; perStream: number | null } {
   if (r.jobs.length === 0) return { aggregate: null, perStream: null };
-  const spanSeconds = (Math.max(...r.jobs.map((j) => j.endMs)) - Math.min(...r.jobs.map((j) => j.startMs))) / 1000;
+  const spanSeconds = (maxOf(r.jobs.map((j) => j.endMs)) - minOf(r.jobs.map((j) => j.startMs))) / 1000;
   const audio = r.jobs.reduce((n, j) => n + j.audioSeconds, 0);
   const aggregate = spanSeconds > 0 ? audio / spanSeconds : null;
   return { aggregate, perStream: aggregate === null ? null : aggregate / r.streams.length };
@@ -92,7 +93,7 @@ export function trialRecord(r: TrialResult, c: TrialContext): TrialRecord {
     au_rythme: outcome.keptPace,
     tenu: outcome.held === true,
     premier_son_p95_ms: r.firstAudioP95Ms,
-    premier_son_max_ms: firstAudio.length > 0 ? Math.max(...firstAudio) : null,
+    premier_son_max_ms: firstAudio.length > 0 ? maxOf(firstAudio) : null,
     trous: r.gaps,
     flux_avec_trous: r.streamsWithGaps,
     retard_arrivee_max_ms: r.worstLatenessMs,

@@ -91,9 +91,21 @@ export class ServingPool implements TrialWorkers {
       if (keep === 0) await this.o.adapter.closeArm?.();
     }
     if (this.workers.length === 0) this.o.adapter.openArm?.(n, { barrierMs: this.o.loadMs, loadMs: this.o.loadMs });
-    const started = Array.from({ length: n - this.workers.length }, (_, i) => this.start(this.workers.length + i));
-    this.workers.push(...started.map((s) => s.worker));
-    const outcome = await Promise.allSettled(started.map((s) => s.loaded));
+    // Each worker is kept as soon as it exists, so one whose spawn throws leaves none untracked.
+    const started: Array<Promise<void>> = [];
+    try {
+      while (this.workers.length < n) {
+        const s = this.start(this.workers.length);
+        this.workers.push(s.worker);
+        started.push(s.loaded);
+      }
+    } catch (err) {
+      // The ones started are reaped; their loads are settled by their exit, or never waited on.
+      for (const p of started) p.catch(() => undefined);
+      await this.close();
+      throw err;
+    }
+    const outcome = await Promise.allSettled(started);
     const failed = outcome.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) {
       await this.close();

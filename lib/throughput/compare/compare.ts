@@ -1,3 +1,4 @@
+import { mdRow, mdText, stripControl } from '../../report/markdown.js';
 import { studentQuantile } from '../../measure/student.js';
 import { num } from '../report/format.js';
 import { toComparable, type ComparableArm, type ComparablePair, type ComparableRun } from './read.js';
@@ -333,31 +334,35 @@ function ratioLines(c: Comparison): string[] {
   if (c.ratios.length === 0) return [];
   const lines = c.ratios
     .filter((r) => r.contradiction)
-    .map(
-      (r) =>
+    .map((r) =>
+      mdText(
         `CONTRADICTION: ${r.voice}, K=${r.k}: ${r.a} over ${r.b} is ${ratioText(r.inA)} in A and ${ratioText(r.inB)} ` +
-        `in B; the layout decision went one way in A and the other in B`,
+          `in B; the layout decision went one way in A and the other in B`,
+      ),
     );
   lines.push('', '| voice | K | A over B | in A | in B |', '| --- | --- | --- | --- | --- |');
   for (const r of c.ratios)
-    lines.push(`| ${r.voice} | ${r.k} | ${r.a} over ${r.b} | ${ratioText(r.inA)} | ${ratioText(r.inB)} |`);
+    lines.push(mdRow([r.voice, String(r.k), `${r.a} over ${r.b}`, ratioText(r.inA), ratioText(r.inB)]));
   return lines;
 }
 
 /** The comparison as a Markdown table. */
 export function comparisonMarkdown(c: Comparison): string {
-  const lines = [`# piper-parallel compare`, '', `A: ${c.a}`, `B: ${c.b}`, `tolerance: ${c.tolerancePercent}%`];
-  if (c.refused) return [...lines, '', `REFUSED: ${c.refused}`].join('\n');
+  const lines = [
+    `# piper-parallel compare`,
+    '',
+    `A: ${mdText(c.a)}`,
+    `B: ${mdText(c.b)}`,
+    `tolerance: ${c.tolerancePercent}%`,
+  ];
+  if (c.refused) return stripControl([...lines, '', `REFUSED: ${mdText(c.refused)}`].join('\n'));
   const contradictions = ratioLines(c).filter((l) => l.startsWith('CONTRADICTION'));
   if (contradictions.length > 0) lines.splice(1, 0, ...contradictions, '');
-  if (c.forced.length > 0) lines.push(`FORCED despite: ${c.forced.join('; ')}`);
-  if (c.workloadDiffers.length > 0) lines.push(`workload differs: ${c.workloadDiffers.join('; ')}`);
+  if (c.forced.length > 0) lines.push(mdText(`FORCED despite: ${c.forced.join('; ')}`));
+  if (c.workloadDiffers.length > 0) lines.push(mdText(`workload differs: ${c.workloadDiffers.join('; ')}`));
   lines.push('', '| arm | metric | A | B | change | verdict | why |', '| --- | --- | --- | --- | --- | --- | --- |');
   for (const r of c.rows) {
-    lines.push(
-      `| ${r.arm} | ${r.metric} | ${num(r.a)} | ${num(r.b)} | ${change(r.changePercent)} ` +
-        `| ${r.verdict} | ${r.why} |`,
-    );
+    lines.push(mdRow([r.arm, r.metric, num(r.a), num(r.b), change(r.changePercent), r.verdict, r.why]));
   }
   const arms = new Set(c.rows.map((r) => r.arm)).size;
   const notCounted = arms - c.comparedArms;
@@ -366,7 +371,7 @@ export function comparisonMarkdown(c: Comparison): string {
   lines.push(...ratioLines(c).filter((l) => !l.startsWith('CONTRADICTION')));
   if (c.comparedArms === 0) {
     lines.push('', `NOTHING COMPARED: ${scope}; no conclusion, neither regression nor its absence`);
-    return lines.join('\n');
+    return stripControl(lines.join('\n'));
   }
   lines.push(
     '',
@@ -374,5 +379,5 @@ export function comparisonMarkdown(c: Comparison): string {
       ? `REGRESSION: a throughput fell by more than ${c.tolerancePercent}% (${scope})`
       : `no regression beyond ${c.tolerancePercent}% (${scope})`,
   );
-  return lines.join('\n');
+  return stripControl(lines.join('\n'));
 }

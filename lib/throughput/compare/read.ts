@@ -4,6 +4,7 @@ import { firstIssue, readJsonFile } from '../../archive/read.js';
 import { PiperParallelError } from '../../core/errors.js';
 import { machineFingerprint } from '../../measure/machine.js';
 import { distribution, median, MIN_PASSES_FOR_SPREAD } from '../../measure/stats.js';
+import { maxOf, minOf } from '../../core/extremes.js';
 
 /**
  * What an arm's aggregate means. `speech-over-span`: the audio every stream produced over the
@@ -249,12 +250,11 @@ function fromV1(value: unknown, file: string): ComparableRun {
     );
   return ourRun(file, parsed.data, (b) => {
     // Schema 1 summed the streams' ratios; its passes' times give the speech over the span instead.
-    const speech = perPass(
-      b.enfants,
-      (s) =>
-        s.reduce((n, p) => n + p.audio_s, 0) /
-        ((Math.max(...s.map((p) => p.fin_ms)) - Math.min(...s.map((p) => p.debut_ms))) / 1000),
-    );
+    // A pass whose span is zero or unreadable has no speed: it is left out, never infinite.
+    const speech = perPass(b.enfants, (s) => {
+      const spanSeconds = (maxOf(s.map((p) => p.fin_ms)) - minOf(s.map((p) => p.debut_ms))) / 1000;
+      return s.reduce((n, p) => n + p.audio_s, 0) / spanSeconds;
+    }).filter((x) => Number.isFinite(x) && x > 0);
     return { aggregate: speech.length > 0 ? median(speech) : null, spread: spreadOf(speech) };
   });
 }

@@ -3,6 +3,7 @@ import { armCentre } from '../verdict/labels.js';
 import type { ChartSpec } from '../../report/chart.js';
 import type { Archive, ArmRecord } from '../schema.js';
 import { armVoiceLabel } from './table.js';
+import { minOf } from '../../core/extremes.js';
 
 export function armKey(arm: ArmRecord): string {
   return `K=${arm.flux_simultanes} T=${arm.fils_par_flux} ${arm.affinite_demandee ? 'pinned' : 'free'} ${arm.isolation}`;
@@ -175,13 +176,13 @@ function driftChart(a: Archive): ChartSpec | undefined {
       .filter((s) => !s.echauffement && s.etendue_s > 0 && s.audio_total_s > 0)
       .map((s) => ({
         arm: `${armVoiceLabel(b)} ${armKey(b)}`,
-        startMs: Math.min(...s.departs_ms),
+        startMs: minOf(s.departs_ms),
         aggregate: s.audio_total_s / s.etendue_s,
         round: s.manche,
       })),
   );
   if (passes.length === 0) return undefined;
-  const t0 = Math.min(...passes.map((p) => p.startMs));
+  const t0 = minOf(passes.map((p) => p.startMs));
   const values = passes.map((p) => ({
     arm: p.arm,
     seconds: (p.startMs - t0) / 1000,

@@ -12,11 +12,11 @@ import {
   syntheticVoices,
 } from './content.js';
 import { armVoiceLabel } from './table.js';
+import { mdRow, mdText, stripControl } from '../../report/markdown.js';
 
-/** A table cell: pipes and line breaks would break the row. */
-const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-const row = (cells: string[]): string => `| ${cells.map(cell).join(' | ')} |`;
-
+const row = mdRow;
+/** A name shown verbatim in a code span; one a code span cannot hold whole (a backtick, a line break, markup) as escaped text. */
+const code = (text: string): string => (/[`<>\r\n]/.test(text) ? mdText(text) : `\`${stripControl(text)}\``);
 function armRow(arm: ArmRecord): string {
   return row(armCells(arm).cells);
 }
@@ -24,22 +24,22 @@ function armRow(arm: ArmRecord): string {
 /** The run as Markdown, to paste into an issue or a README. */
 export function renderMarkdown(a: Archive): string {
   const synthetic = syntheticVoices(a);
-  const out: string[] = [`# piper-parallel run of ${a.date_utc}`, ''];
+  const out: string[] = [`# piper-parallel run of ${mdText(a.date_utc)}`, ''];
   if (synthetic.length > 0) {
     out.push(
-      `> **SYNTHETIC voices** (${synthetic.join(', ')}): random weights in a Piper-medium-shaped graph. ` +
+      `> **SYNTHETIC voices** (${mdText(synthetic.join(', '))}): random weights in a Piper-medium-shaped graph. ` +
         `Their figures measure compute and contention, not speech.`,
       '',
     );
   }
   if (!a.controle_tenu) out.push('> **A control failed: nothing from this run may be published.**', '');
-  for (const f of runFacts(a)) out.push(`- ${f.label}: ${f.text}${f.code === undefined ? '' : `\`${f.code}\``}`);
+  for (const f of runFacts(a)) out.push(`- ${f.label}: ${mdText(f.text)}${f.code === undefined ? '' : code(f.code)}`);
   out.push('');
   const voices = [...new Set(a.bras.map((b) => b.voix))];
   for (const voice of voices) {
     const arms = a.bras.filter((b) => b.voix === voice);
     const first = arms[0];
-    out.push(`## ${first ? armVoiceLabel(first) : voice}`, '');
+    out.push(`## ${mdText(first ? armVoiceLabel(first) : voice)}`, '');
     out.push(row([...ARM_COLUMNS]), row(ARM_COLUMNS.map(() => '-')));
     for (const arm of arms) out.push(armRow(arm));
     out.push('');
@@ -47,7 +47,7 @@ export function renderMarkdown(a: Archive): string {
   out.push('## Verdict', '');
   if (a.verdict.phrases.length === 0)
     out.push('No comparison could be made (no arm with its controls held, or one layout only).');
-  for (const p of a.verdict.phrases) out.push(p, '');
+  for (const p of a.verdict.phrases) out.push(mdText(p), '');
   const ratios = ratioCells(a);
   if (ratios.length > 0)
     out.push(
@@ -68,14 +68,16 @@ export function renderMarkdown(a: Archive): string {
       ...engines.map(row),
       '',
     );
-  for (const s of a.verdict.passage_a_l_echelle) out.push(`- scaling: ${s}`);
+  for (const s of a.verdict.passage_a_l_echelle) out.push(`- scaling: ${mdText(s)}`);
   out.push('', '## Failed controls', '');
   const failed = failures(a);
   out.push(
     ...(failed.length > 0
-      ? failed.map((f) => `- ${f.arm}: ${f.control === undefined ? '' : `\`${f.control}\` `}${f.text}`)
+      ? failed.map(
+          (f) => `- ${mdText(f.arm)}: ${f.control === undefined ? '' : `${code(f.control)} `}${mdText(f.text)}`,
+        )
       : ['None: every control held in every arm.']),
   );
-  out.push('', '## Caveats', '', ...caveats(a).map((c) => `- ${c}`), '');
-  return out.join('\n');
+  out.push('', '## Caveats', '', ...caveats(a).map((c) => `- ${mdText(c)}`), '');
+  return stripControl(out.join('\n'));
 }

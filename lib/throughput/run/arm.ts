@@ -5,6 +5,7 @@ import type { CpuSampler, CpuSnapshot } from '../../measure/system-cpu.js';
 import type { LoadedMessage, PassMessage, WorkerMessage } from '../../workers/messages.js';
 import type { InitMessage } from '../../workers/messages.js';
 import type { StreamWorker, WorkerAdapter } from '../../workers/worker.js';
+import { maxOf, minOf } from '../../core/extremes.js';
 
 export interface ArmTimeouts {
   /** Voice load and phonemizing, per worker. */
@@ -226,8 +227,8 @@ class ArmDriver {
     const cpuAfter = cpuBefore ? p.cpuSampler?.snapshot(pids) : undefined;
     if (cpuBefore && cpuAfter) this.timedCpu.push({ before: cpuBefore, after: cpuAfter });
     const startsMs = results.map((r) => r.startMs);
-    if (p.adapter.selfSynchronized) atMs = Math.min(...startsMs);
-    const skewMs = Math.max(...startsMs) - Math.min(...startsMs);
+    if (p.adapter.selfSynchronized) atMs = minOf(startsMs);
+    const skewMs = maxOf(startsMs) - minOf(startsMs);
     this.sync.push({
       pass,
       warmup,
@@ -235,7 +236,7 @@ class ArmDriver {
       startsMs,
       endsMs: results.map((r) => r.endMs),
       skewMs,
-      lateMs: Math.max(...startsMs) - atMs,
+      lateMs: maxOf(startsMs) - atMs,
     });
   }
 }

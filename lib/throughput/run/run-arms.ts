@@ -33,7 +33,7 @@ export async function runArms(options: RunArmsOptions = {}): Promise<RunResult> 
   });
   // Only what the resumed run keeps counts as held: a voice's round cut off part-way is written again.
   const partial = plan.resumed
-    ? PartialLog.reopen(
+    ? await PartialLog.reopen(
         plan.resumed.file,
         heldFromResume(plan).map((e) => `${e.key}#${e.round}`),
       )
@@ -62,5 +62,9 @@ export async function runArms(options: RunArmsOptions = {}): Promise<RunResult> 
     onProgress: options.onProgress,
     startedMs,
   });
-  return publishRun(plan, executed, partial, { files: options.adapters?.files, onProgress: options.onProgress });
+  return publishRun(plan, executed, partial, {
+    files: options.adapters?.files,
+    onProgress: options.onProgress,
+    redact: options.redact,
+  });
 }

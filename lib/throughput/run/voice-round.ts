@@ -7,17 +7,9 @@ import type { ArmRecord } from '../schema.js';
 import { ArmSession, type ArmRun, type ArmRunParams } from './arm.js';
 import type { ArmPlan } from './plan.js';
 import type { RoundRun } from './rounds.js';
+import { guessedStreamBytes } from './stream-memory.js';
 
-const MiB = 2 ** 20;
-
-/**
- * A stream's memory before any was measured: a bare onnxruntime process (about 300 MiB here) and
- * a few copies of the model (weights, arena, sessions' buffers); above what was measured for the
- * synthetic voices (430-530 MiB for a 59 MiB model), on purpose.
- */
-export function guessedStreamBytes(modelBytes: number): number {
-  return 300 * MiB + 8 * modelBytes;
-}
+export { guessedStreamBytes };
 
 /** The largest peak any stream of the arm reached in an earlier round; undefined before one ran. */
 export function measuredStreamBytes(runs: readonly RoundRun[]): number | undefined {

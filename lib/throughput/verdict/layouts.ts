@@ -3,6 +3,7 @@ import type { Archive, ArmRecord } from '../schema.js';
 import { median } from '../../measure/stats.js';
 import { armCentre, armVoiceLabel, layoutLabel } from './labels.js';
 import { pairPhrase, scorePair, type ScoredPair } from './pair.js';
+import { minOf } from '../../core/extremes.js';
 
 /** A layout's one request alone, without the serving order. */
 const alone = (c: { disposition: string; debit_par_requete: number | null }): string =>
@@ -84,7 +85,7 @@ export function rankLayouts(
   const top = scored[0];
   const question = questionPair(kept, scored, k);
   const quoted = [top, question].filter((s, i, all): s is ScoredPair => s !== undefined && all.indexOf(s) === i);
-  const rounds = Math.min(...kept.map((a) => a.debit_agrege_manches.filter((v) => v !== null).length));
+  const rounds = minOf(kept.map((a) => a.debit_agrege_manches.filter((v) => v !== null).length));
   const tail: string[] = [];
   if (classement.length > 1)
     tail.push(

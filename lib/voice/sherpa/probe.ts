@@ -17,6 +17,20 @@ function lastWords(stderr: string): string {
   return last.replace(/^\/\S+:\d+\s+/, '').slice(0, 200);
 }
 
+/** The most the parent keeps of the child's stdout: its one JSON line is a few hundred bytes. */
+const MAX_STDOUT_CHARS = 64 * 1024;
+
+/** The child's JSON line, checked; a line that is not JSON, or not the shape, is no answer (undefined). */
+function answer(stdout: string): ReturnType<typeof ProbeResultSchema.safeParse> | undefined {
+  const line = stdout.split('\n').find((l) => l.startsWith('{'));
+  if (!line) return undefined;
+  try {
+    return ProbeResultSchema.safeParse(JSON.parse(line));
+  } catch {
+    return undefined;
+  }
+}
+
 export interface ProbeOptions {
   timeoutMs?: number;
   /** The child's entry (tests give one that fails as sherpa-onnx does). */
@@ -33,7 +47,9 @@ export function probeSherpaVoice(request: ProbeRequest, options: ProbeOptions = 
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+    child.stdout.on('data', (b: Buffer) => {
+      if (stdout.length < MAX_STDOUT_CHARS) stdout = (stdout + b.toString()).slice(0, MAX_STDOUT_CHARS);
+    });
     child.stderr.on('data', (b: Buffer) => (stderr = (stderr + b.toString()).slice(-8000)));
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.once('error', (err) => {
@@ -48,8 +64,7 @@ export function probeSherpaVoice(request: ProbeRequest, options: ProbeOptions = 
     });
     child.once('close', (code, signal) => {
       clearTimeout(timer);
-      const line = stdout.split('\n').find((l) => l.startsWith('{'));
-      const parsed = line ? ProbeResultSchema.safeParse(JSON.parse(line)) : undefined;
+      const parsed = answer(stdout);
       if (parsed?.success && parsed.data.ok) return resolve(parsed.data);
       if (parsed?.success && !parsed.data.ok)
         return reject(new PiperParallelError('VOICE_LOAD', `${parsed.data.message.replace(/\.$/, '')}`));

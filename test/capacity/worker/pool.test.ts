@@ -65,4 +65,32 @@ describe('the serving pool of a turn', () => {
     assert.deepEqual([machine.spawned, pool.count], [3, 1]);
     await pool.close();
   });
+
+  it('a spawn that throws part-way through a resize leaves no worker behind: the ones started are reaped', async () => {
+    const machine = new FakeMachine(new VirtualTimers(0), { cores: 2, speed: 1, audioSeconds: [1] });
+    const inner = machine.adapter('process');
+    const started: Array<ReturnType<typeof inner.spawn>> = [];
+    let calls = 0;
+    const adapter = {
+      isolation: 'process' as const,
+      spawn: (o: Parameters<typeof inner.spawn>[0]) => {
+        calls += 1;
+        if (calls === 3) throw new Error('EAGAIN: no more processes');
+        const w = inner.spawn(o);
+        started.push(w);
+        return w;
+      },
+    };
+    const pool = new ServingPool({ adapter, init, coreOf: () => undefined, loadMs: 10_000, graceMs: 100 });
+    await assert.rejects(pool.resize(4), /EAGAIN: no more processes/);
+    assert.equal(started.length, 2);
+    const exits = await Promise.all(
+      started.map((w) => Promise.race([w.exited, new Promise((r) => setTimeout(() => r('alive'), 2000))])),
+    );
+    assert.ok(
+      exits.every((e) => e !== 'alive'),
+      'every worker started before the failure was reaped',
+    );
+    assert.equal(pool.count, 0);
+  });
 });

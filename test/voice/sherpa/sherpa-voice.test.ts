@@ -149,4 +149,17 @@ describe('sherpa-ready voices', () => {
     await rm(broken.dir, { recursive: true, force: true });
     assert.equal(await stat(ready.model).then(() => true), true);
   });
+
+  it('a child whose line starts with "{" but is not JSON, and says far too much, is one line; the parent never crashes', async () => {
+    const { ready } = voices['synthetic-siwis-medium']!;
+    const entry = fileURLToPath(new URL('../../fixtures/garbage-probe.js', import.meta.url));
+    await assert.rejects(probeSherpaVoice({ voice: ready, threads: 1, text: TEXT }, { entry }), (e: Error) => {
+      assert.match(
+        e.message,
+        /^voice synthetic-siwis-medium: sherpa-onnx ended its process with exit code 0 while loading/,
+      );
+      assert.doesNotMatch(e.message, /\n/);
+      return true;
+    });
+  });
 });

@@ -1,0 +1,30 @@
+/**
+ * The one Markdown escaper for every report, summary and comparison. Archive strings (voice names,
+ * labels, error and control messages) come from files anyone may share: in Markdown they must not
+ * open raw HTML, a link or a table cell of their own, and on a terminal they must not carry control
+ * sequences (an OSC sequence can write the clipboard or retitle the window).
+ */
+
+/** C0 controls but tab and newline, DEL, and C1 controls (ESC and CSI among them). */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/** Control characters removed: what any text printed on a terminal goes through. */
+export const stripControl = (text: string): string => text.replace(CONTROL, '');
+
+/** A string on one line of Markdown prose: no raw HTML, no inline link or image, no code span, one line. */
+export function mdText(text: string): string {
+  return stripControl(text)
+    .replace(/\r?\n|\t/g, ' ')
+    .replace(/\\/g, '\\\\')
+    .replace(/`/g, '\\`')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/\]\(/g, ']\\(');
+}
+
+/** A table cell: prose, and a pipe would end the cell. */
+export const mdCell = (text: string): string => mdText(text).replace(/\|/g, '\\|');
+
+/** A table row of cells. */
+export const mdRow = (cells: readonly string[]): string => `| ${cells.map(mdCell).join(' | ')} |`;
