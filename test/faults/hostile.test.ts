@@ -16,6 +16,7 @@ import { compareArchives, comparisonMarkdown } from '../../lib/throughput/compar
 import { readComparable } from '../../lib/throughput/compare/read.js';
 import { renderMarkdown } from '../../lib/throughput/report/markdown.js';
 import { checkRunSize } from '../../lib/throughput/run/size-check.js';
+import { maxOf, minOf } from '../../lib/core/extremes.js';
 import type { Archive } from '../../lib/throughput/schema.js';
 import { summarizeMachines } from '../../lib/summary/summarize.js';
 import { summaryMarkdown } from '../../lib/summary/markdown.js';
@@ -103,6 +104,31 @@ describe('hostile archives', () => {
     writeFileSync(pyFile, py);
     const run = await readComparable(pyFile);
     assert.equal(run.tool, 'python');
+  });
+
+  it('a schema 1 pass with no span gives no infinite aggregate; no long array is spread into Math.max', async () => {
+    const v1 = structuredClone(real) as unknown as {
+      schema_version: number;
+      bras: Array<{ enfants: Array<{ passes: Array<{ debut_ms: number; fin_ms: number }> }> }>;
+    };
+    v1.schema_version = 1;
+    // Every pass of the first arm ends when it starts: no time over which to count its speech.
+    for (const e of v1.bras[0]?.enfants ?? []) for (const p of e.passes) p.fin_ms = p.debut_ms;
+    const file = path.join(tempDir('v1'), 'v1.json');
+    writeFileSync(file, JSON.stringify(v1));
+    const run = await readComparable(file);
+    for (const arm of run.arms)
+      assert.ok(arm.aggregate === null || Number.isFinite(arm.aggregate), `${arm.key}: ${arm.aggregate}`);
+    assert.equal(run.arms[0]?.aggregate, null);
+    assert.ok(run.arms.slice(1).every((a) => a.aggregate !== null));
+    const long = new Array<number>(500_000).fill(1);
+    long[123_456] = 7;
+    // The hazard is real: a spread this long is more arguments than the engine takes.
+    assert.throws(() => Math.max(...long), RangeError);
+    assert.deepEqual(
+      [maxOf(long), minOf(long), maxOf([]), minOf([]), maxOf([1, Number.NaN])],
+      [7, 1, -Infinity, Infinity, Number.NaN],
+    );
   });
 
   it('publishing: --redact leaves the host and the folders out, keeps every key and every figure', () => {

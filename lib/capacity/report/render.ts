@@ -1,6 +1,7 @@
 /** A capacity run as Markdown or as one self-contained HTML page (charts inlined as SVG). */
 import { chartFigure, esc, htmlPage, htmlTable as table } from '../../report/page.js';
 import { mdRow, mdText, stripControl } from '../../report/markdown.js';
+import { CAVEAT } from './text.js';
 import { percentUp } from '../answer/evidence.js';
 import type { CapacityArchive, CapacityEntry, TrialRecord } from '../archive/schema.js';
 import { capacityCharts } from './charts.js';
@@ -137,15 +138,6 @@ function facts(a: CapacityArchive): string[] {
       : []),
   ];
 }
-
-const CAVEAT =
-  "A listener's first sentence plays when it is ready; each next one when the previous has ended " +
-  'or when it is ready, whichever is later; a gap is the wait between (1 ms or more). Every trial ' +
-  'has fresh workers. A whole trial stops at its first gap, so a gap count there is a floor; a ' +
-  'first-audio trial stops once every listener has its first audio. A K holds only if every counted ' +
-  'trial of it held and no smaller K failed; a trial whose control failed is not counted and is ' +
-  'run again. The gap rate and the share over the bound are one-sided 95% upper bounds (Clopper-Pearson) ' +
-  'from the counts; a percentile is called p95 only where the sample can bound it.';
 
 export function capacityMarkdown(a: CapacityArchive): string {
   const row = mdRow;
