@@ -1,4 +1,5 @@
 /** Read a whole file, refusing what is not a regular file and never reading past a limit. */
+import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 
 export type BoundedRead =
@@ -11,7 +12,6 @@ export type BoundedRead =
  */
 export async function readBounded(file: string, limitBytes: number): Promise<BoundedRead> {
   // O_NONBLOCK: opening a FIFO with no writer would otherwise wait for one.
-  const { constants } = await import('node:fs');
   const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const s = await handle.stat();

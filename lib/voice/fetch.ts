@@ -70,7 +70,7 @@ export async function fetchCatalogue(baseUrl: string, timeoutMs = 60_000): Promi
   return parsed.data;
 }
 
-/** A Transform-free byte count: stops the download as soon as it passes what the catalogue says. */
+/** Counts and hashes the body as it arrives, and stops it as soon as it passes what the catalogue says. */
 function counted(body: Readable, limit: number, seen: { size: number; md5: ReturnType<typeof createHash> }): Readable {
   body.on('data', (chunk: Buffer) => {
     seen.md5.update(chunk);

@@ -4,6 +4,7 @@
  * `force` runs it anyway.
  */
 import { PiperParallelError } from '../../core/errors.js';
+import { maxOf } from '../../core/extremes.js';
 import type { Condition } from '../schema.js';
 import { guessedStreamBytes } from './stream-memory.js';
 
@@ -23,8 +24,8 @@ export interface SizeCheck {
 
 export function checkRunSize({ conditions, modelBytes, cores, memAvailableBytes, force }: SizeCheck): void {
   if (force) return;
-  const streams = Math.max(0, ...conditions.map((c) => c.flux));
-  const threads = Math.max(0, ...conditions.map((c) => c.fils));
+  const streams = maxOf([0, ...conditions.map((c) => c.flux)]);
+  const threads = maxOf([0, ...conditions.map((c) => c.fils)]);
   if (threads > MAX_THREADS_PER_CORE * cores)
     throw new PiperParallelError(
       'USAGE',
