@@ -46,7 +46,10 @@ export const FLAGS = {
   schedule: text('fifo|deadline', "the queue's order (default deadline: the sentence due soonest first)"),
   'first-audio-ms': text('MS', 'the bound of the second answer: first audio p95 within it (default 500)'),
   'max-streams': text('N', "the sweep's ceiling (default 32)"),
-  warmup: text('N', "untimed passes each time an arm's streams start, in every round (default 1)"),
+  warmup: text(
+    'N',
+    "untimed passes of the text's longest sentence each time an arm's streams start, in every round (default 1)",
+  ),
   rounds: text(
     'R',
     "split each arm's passes into R rounds; each round runs every arm once (default PASSES: one pass per round)",

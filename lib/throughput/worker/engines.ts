@@ -19,10 +19,26 @@ export interface PassOutcome {
 }
 
 export interface PassEngine {
-  /** A warm-up pass runs only the first sentence (or line): what a fresh session needs. */
+  /**
+   * A warm-up pass runs only the longest sentence (or line): a fresh session's first run of its
+   * largest input still pays a cost that a shorter one does not take away (docs/method-notes.md).
+   */
   run(warmup: boolean): Promise<PassOutcome>;
   release(): Promise<void>;
 }
+
+/** Where the longest of `sizes` is (the first of equals): what a warm-up pass runs. */
+export function longestIndex(sizes: readonly number[]): number {
+  let best = 0;
+  for (const [i, n] of sizes.entries()) if (n > (sizes[best] ?? -1)) best = i;
+  return best;
+}
+
+/** The one sentence (or line) a warm-up pass runs. */
+const warmupOf = <T>(items: readonly T[], sizes: readonly number[]): T[] => {
+  const item = items[longestIndex(sizes)];
+  return item === undefined ? [] : [item];
+};
 
 /** The lines of the text, in order, once each: what a text-scope pass starts from. */
 export function textLines(prepared: PreparedText): string[] {
@@ -39,9 +55,13 @@ async function onnxruntimeModel(
 ): Promise<PassEngine> {
   const synth = await create(() => Synthesizer.create(voice, { threads }));
   const feeds = synth.feedsFor(prepared);
+  const warmupFeeds = warmupOf(
+    feeds,
+    prepared.sentences.map((s) => s.ids.length),
+  );
   return {
     run: async (warmup) => {
-      const r = await synth.synthesize(warmup ? feeds.slice(0, 1) : feeds);
+      const r = await synth.synthesize(warmup ? warmupFeeds : feeds);
       return { audioSeconds: r.audioSeconds, inferenceSeconds: r.inferenceSeconds };
     },
     release: () => synth.release(),
@@ -63,7 +83,12 @@ async function onnxruntimeText(
       let audioSeconds = 0;
       let inferenceSeconds = 0;
       let phonemizeSeconds = 0;
-      for (const line of warmup ? lines.slice(0, 1) : lines) {
+      for (const line of warmup
+        ? warmupOf(
+            lines,
+            lines.map((l) => l.length),
+          )
+        : lines) {
         const t0 = monotonicMs();
         const text = await prepareText([line], voice.config, undefined, false);
         phonemizeSeconds += (monotonicMs() - t0) / 1000;
@@ -89,7 +114,12 @@ async function sherpa(
     run: async (warmup) => {
       let audioSeconds = 0;
       let inferenceSeconds = 0;
-      for (const line of warmup ? lines.slice(0, 1) : lines) {
+      for (const line of warmup
+        ? warmupOf(
+            lines,
+            lines.map((l) => l.length),
+          )
+        : lines) {
         const t0 = monotonicMs();
         const out = synth.synthesize(line);
         // The same int16 conversion the onnxruntime side does inside its timing.

@@ -1,0 +1,52 @@
+// light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createPassEngine, longestIndex } from '../../../lib/throughput/worker/engines.js';
+import type { PreparedText } from '../../../lib/voice/text.js';
+import type { VoiceInfo } from '../../../lib/voice/load.js';
+
+/** Three sentences whose ids are 5, 9 and 7 long: the second is the longest. */
+const prepared: PreparedText = {
+  sentences: [5, 9, 7].map((n, i) => ({
+    text: `line ${i}`,
+    phonemes: [],
+    ids: Array.from({ length: n }, () => 1),
+    phonemizeSeconds: 0,
+  })),
+  phonemizeSeconds: 0,
+  missingPhonemes: {},
+};
+
+/** A synthesizer that records which sentences each run was given, by their ids' length. */
+function recordingSynth(runs: number[][]) {
+  return {
+    feedsFor: (p: PreparedText) => p.sentences.map((s) => ({ feeds: { length: s.ids.length }, phonemizeSeconds: 0 })),
+    synthesize: async (feeds: ReadonlyArray<{ feeds: { length: number } }>) => {
+      runs.push(feeds.map((f) => f.feeds.length));
+      return { audioSeconds: 1, inferenceSeconds: 0.1 };
+    },
+    release: async () => undefined,
+  };
+}
+
+describe('a timed pass engine', () => {
+  it('warms up on the longest sentence, then times every sentence', async () => {
+    const runs: number[][] = [];
+    const engine = await createPassEngine(
+      { kind: 'onnxruntime', scope: 'model' },
+      {} as VoiceInfo,
+      2,
+      prepared,
+      async () => recordingSynth(runs) as never,
+    );
+    await engine.run(true);
+    await engine.run(false);
+    assert.deepEqual(runs, [[9], [5, 9, 7]]);
+  });
+
+  it('finds the longest, the first of equals, and nothing in an empty list', () => {
+    assert.equal(longestIndex([3, 8, 8, 2]), 1);
+    assert.equal(longestIndex([4]), 0);
+    assert.equal(longestIndex([]), 0);
+  });
+});
