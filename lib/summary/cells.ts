@@ -21,9 +21,11 @@ const x = (v: number): string => v.toFixed(v < 10 ? 2 : 1);
 /** Three significant figures, enough for a price and honest about its precision. */
 const money = (v: number): string => (Number.isFinite(v) ? Number(v.toPrecision(3)).toString() : 'no stream');
 
+/** The machine's figure with its interval, then what one more run may show (from two runs on). */
 export function speed(c: Combined | null): string {
   if (c === null) return '-';
-  return `x${x(c.centre)}${c.interval ? ` [${x(c.interval[0])}, ${x(c.interval[1])}]` : ' (no interval)'}`;
+  const own = `x${x(c.centre)}${c.interval ? ` [${x(c.interval[0])}, ${x(c.interval[1])}]` : ' (no interval)'}`;
+  return c.rerun ? `${own}; a rerun x${x(c.rerun[0])} to x${x(c.rerun[1])}` : own;
 }
 
 const ratioText = (r: Combined | null): string =>
@@ -106,11 +108,11 @@ export function rowCells(row: SummaryRow): string[] {
 function combinedNote(what: string, c: Combined | null, show: (v: number) => string): string[] {
   if (!c || c.perRun.length < 2) return [];
   const runs = c.perRun.map(show).join(', ');
-  return [
-    c.disagree
-      ? `${what}: the runs disagree (${runs}; their intervals do not overlap): each run counted as one draw`
-      : `${what}: ${c.perRun.length} runs (${runs}) ${c.method === 'pooled rounds' ? 'agree: their rounds pooled' : 'counted as draws'}`,
-  ];
+  const between =
+    c.betweenPct === null ? '' : `; between runs ${c.betweenPct.toFixed(1)}% (one sd) beyond the spread inside them`;
+  const rerun = c.rerun ? `; a rerun ${show(c.rerun[0])} to ${show(c.rerun[1])} (95% prediction)` : '';
+  const apart = c.disagree ? ', two of whose own intervals do not overlap' : '';
+  return [`${what}: ${c.perRun.length} runs (${runs}${apart}), each one draw${between}${rerun}`];
 }
 
 /** The row's caveats and how its figures were combined, in sentences. */

@@ -1,10 +1,13 @@
 /**
- * Several runs of one machine into one figure, the honest way: while every run's own interval
- * overlaps every other's, the runs agree and their rounds pool into one sample; once two do not
- * overlap, the machine moved between them (it does, by 2x on rented VMs) and each run counts as one
- * draw, so the interval carries the disagreement instead of hiding it.
+ * Several runs of one machine into one figure. A run's rounds share that run's moment of the
+ * machine (rented VMs move 10-30% between runs, 2x between days), so rounds of different runs are
+ * not exchangeable: the independent unit across runs is the run. Each run's geometric mean is one
+ * draw; the interval on the machine's figure is a t interval over those draws, and the spread
+ * between runs is estimated apart from the spread inside them (a random-effects split), to give what
+ * a rerun may show. Pooling rounds while the runs' intervals overlapped (the earlier rule) hid a
+ * between-run spread that two or three runs cannot show by overlap alone.
  */
-import { logMeanInterval } from '../measure/stats.js';
+import { logMeanInterval, stdev, tQuantile975 } from '../measure/stats.js';
 import type { Combined } from './types.js';
 
 const geometricMean = (xs: number[]): number => Math.exp(xs.reduce((n, x) => n + Math.log(x), 0) / xs.length);
@@ -16,6 +19,35 @@ export interface RunFigures {
 }
 
 const overlap = (a: [number, number], b: [number, number]): boolean => a[0] <= b[1] && b[0] <= a[1];
+
+/** The variance of a run's mean log from its own rounds (s^2 / n); null below two rounds. */
+function withinVariance(rounds: readonly number[]): number | null {
+  const sd = stdev(rounds.map(Math.log));
+  return sd === null || rounds.length < 2 ? null : sd ** 2 / rounds.length;
+}
+
+/**
+ * From R >= 2 draws (log means) and each run's own variance of its mean: the spread between runs
+ * (tau, method of moments: the draws' variance less the average within-run part, never below 0) and
+ * the 95% prediction interval of the next run's figure, m +- t(R-1) s sqrt(1 + 1/R).
+ */
+export function betweenRuns(
+  perRun: readonly number[],
+  within: ReadonlyArray<number | null>,
+): { betweenPct: number | null; rerun: [number, number] } | null {
+  if (perRun.length < 2) return null;
+  const logs = perRun.map(Math.log);
+  const mean = logs.reduce((a, b) => a + b, 0) / logs.length;
+  const s = stdev(logs) ?? 0;
+  const half = tQuantile975(logs.length - 1) * s * Math.sqrt(1 + 1 / logs.length);
+  const known = within.filter((v): v is number => v !== null);
+  const tau2 =
+    known.length === within.length ? Math.max(0, s ** 2 - known.reduce((a, b) => a + b, 0) / known.length) : null;
+  return {
+    betweenPct: tau2 === null ? null : (Math.exp(Math.sqrt(tau2)) - 1) * 100,
+    rerun: [Math.exp(mean - half), Math.exp(mean + half)],
+  };
+}
 
 export function combineRuns(runs: RunFigures[]): Combined | null {
   const withRounds = runs.filter((r) => r.rounds.length > 0 && r.rounds.every((x) => x > 0));
@@ -30,20 +62,28 @@ export function combineRuns(runs: RunFigures[]): Combined | null {
         method: 'one run',
         perRun,
         disagree: false,
+        rerun: null,
+        betweenPct: null,
       };
     }
     const intervals = own.map((i) => (i ? ([i.lo, i.hi] as [number, number]) : null));
+    // Said, not acted on: overlap is how far apart two runs look, not a test that they agree.
     const disagree = intervals.some((a, i) =>
       intervals.some((b, j) => j > i && a !== null && b !== null && !overlap(a, b)),
     );
-    const pooled = disagree ? logMeanInterval(perRun) : logMeanInterval(withRounds.flatMap((r) => r.rounds));
-    const centre = disagree ? geometricMean(perRun) : geometricMean(withRounds.flatMap((r) => r.rounds));
+    const draws = logMeanInterval(perRun);
+    const spread = betweenRuns(
+      perRun,
+      withRounds.map((r) => withinVariance(r.rounds)),
+    );
     return {
-      centre,
-      interval: pooled ? [pooled.lo, pooled.hi] : null,
-      method: disagree ? 'runs as draws' : 'pooled rounds',
+      centre: geometricMean(perRun),
+      interval: draws ? [draws.lo, draws.hi] : null,
+      method: 'runs as draws',
       perRun,
       disagree,
+      rerun: spread?.rerun ?? null,
+      betweenPct: spread?.betweenPct ?? null,
     };
   }
   // Some run has no rounds: nothing but one figure per run.
@@ -58,6 +98,13 @@ export function combineRuns(runs: RunFigures[]): Combined | null {
     method: points.length >= 2 ? 'runs as draws' : 'no rounds',
     perRun: points,
     disagree: false,
+    // Without rounds a run's own spread is unknown: the rerun range stands, the split does not.
+    rerun:
+      betweenRuns(
+        points,
+        points.map(() => null),
+      )?.rerun ?? null,
+    betweenPct: null,
   };
 }
 

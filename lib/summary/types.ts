@@ -6,14 +6,18 @@ export interface Combined {
   centre: number;
   interval: [number, number] | null;
   /**
-   * `one run`: that run's interval between its rounds. `pooled rounds`: the rounds of every run as one
-   * sample (the runs' own intervals all overlap). `runs as draws`: each run's geometric mean one draw
-   * (some runs' intervals do not overlap: they disagree). `no rounds`: archives from before rounds.
+   * `one run`: that run's interval between its rounds (this run's, not a rerun's). `runs as draws`:
+   * each run's geometric mean one draw, a t interval over the draws. `no rounds`: one archive from
+   * before rounds. (`pooled rounds`, the rule before 2026-12-02, is no longer made.)
    */
   method: 'one run' | 'pooled rounds' | 'runs as draws' | 'no rounds';
   perRun: number[];
-  /** Two runs' own intervals do not overlap. */
+  /** Two runs' own intervals do not overlap (said in the notes; it changes nothing). */
   disagree: boolean;
+  /** 95% prediction interval of one more run's figure, from two runs or more; null from one. */
+  rerun: [number, number] | null;
+  /** The spread between runs beyond the spread inside them, as a percentage (one sd); null if unknown. */
+  betweenPct: number | null;
 }
 
 /** One arm of a throughput archive, as summary needs it (any schema version). */

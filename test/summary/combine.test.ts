@@ -17,29 +17,56 @@ describe('several runs into one figure', () => {
     near(c?.interval?.[0], 1.1 * Math.exp(-12.706 * Math.log(1.1)));
   });
 
-  it('runs whose intervals overlap pool their rounds', () => {
+  it('never pools rounds of different runs: each run is one draw, even when their intervals overlap', () => {
     const c = combineRuns([
       { rounds: [1, 1.21], point: null },
       { rounds: [1.1, 1.1], point: null },
     ]);
-    assert.deepEqual([c?.method, c?.disagree, c?.perRun.length], ['pooled rounds', false, 2]);
-    // Four logs 0, l, l, 2l (l = ln 1.1): centre 1.1, sd l sqrt(2/3), t(3) 3.182: half-width 3.182 l sqrt(2/3) / 2.
+    assert.deepEqual([c?.method, c?.disagree, c?.perRun.length], ['runs as draws', false, 2]);
+    // Draws 1.1 and 1.1: centre 1.1, no spread between them, so the interval is [1.1, 1.1]; pooled,
+    // the four rounds would have given 3.182 ln 1.1 sqrt(2/3) / 2 either side.
     near(c?.centre, 1.1);
-    near(c?.interval?.[1], 1.1 * Math.exp((3.182 * Math.log(1.1) * Math.sqrt(2 / 3)) / 2));
+    near(c?.interval?.[1], 1.1);
   });
 
-  it('runs whose intervals do not overlap disagree: each is one draw, and the interval says so by its width', () => {
-    // Steady runs at x1.0 and x1.21: intervals [1, 1] and [1.21, 1.21] do not overlap.
-    const c = combineRuns([
-      { rounds: [1, 1, 1], point: null },
-      { rounds: [1.21, 1.21, 1.21], point: null },
-    ]);
-    assert.deepEqual([c?.method, c?.disagree], ['runs as draws', true]);
-    near(c?.centre, 1.1);
-    // Two draws, 0 and 2 ln 1.1: 12.706 ln 1.1 either side of ln 1.1.
-    near(c?.interval?.[0], 1.1 * Math.exp(-12.706 * Math.log(1.1)));
-    // Pooled, the same six rounds would claim [1.0, 1.21] at most: the disagreement would be hidden.
-    assert.ok((c?.interval?.[1] ?? 0) > 3);
+  it('splits the spread between runs from the spread inside them, and predicts a rerun', () => {
+    // Three runs, each steady inside (no spread), at x1, x1.1, x1.21: all the spread is between runs.
+    const steady = combineRuns([1, 1.1, 1.21].map((v) => ({ rounds: [v, v, v], point: null })));
+    const l = Math.log(1.1);
+    // logs 0, l, 2l: sd l; between-run sd l, so exp(l) - 1 = 10%.
+    near(steady?.betweenPct ?? undefined, 10);
+    // Prediction: ln 1.1 +- t(2) 4.303 l sqrt(1 + 1/3).
+    near(steady?.rerun?.[1], Math.exp(l + 4.303 * l * Math.sqrt(4 / 3)));
+    // The same figures with each run as noisy inside as between them: nothing left between runs.
+    const noisy = combineRuns([1, 1.1, 1.21].map((v) => ({ rounds: [v / 1.2, v * 1.2], point: null })));
+    assert.equal(noisy?.betweenPct, 0);
+    // The prediction does not depend on that split: it is the draws' own spread either way.
+    near(noisy?.rerun?.[1], steady?.rerun?.[1] ?? NaN);
+  });
+
+  it('a seeded simulation: the rerun range holds a new run 95% of the time, pooled rounds far less', (t) => {
+    // Runs drift 10% (sd) between each other and move 3% inside; 3 runs of 6 rounds, then one more run.
+    let seed = 20261202;
+    const uniform = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) + 0.5) / 2 ** 31;
+    const normal = (): number => Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform());
+    const run = (): number[] => {
+      const level = 0.1 * normal();
+      return Array.from({ length: 6 }, () => Math.exp(level + 0.03 * normal()));
+    };
+    let held = 0;
+    let pooledHeld = 0;
+    const trials = 2000;
+    for (let i = 0; i < trials; i += 1) {
+      const c = combineRuns([run(), run(), run()].map((rounds) => ({ rounds, point: null })));
+      const next = run().reduce((p, v) => p * v, 1) ** (1 / 6);
+      if (c?.rerun && next >= c.rerun[0] && next <= c.rerun[1]) held += 1;
+      // What the rule before did when the runs overlapped: the 18 rounds as one sample.
+      const all = combineRuns([{ rounds: [run(), run(), run()].flat(), point: null }]);
+      if (all?.interval && next >= all.interval[0] && next <= all.interval[1]) pooledHeld += 1;
+    }
+    t.diagnostic(`rerun range held one more run ${held} of ${trials}; pooled rounds ${pooledHeld} of ${trials}`);
+    assert.ok(held / trials >= 0.93 && held / trials <= 0.97, `rerun range held ${held} of ${trials}`);
+    assert.ok(pooledHeld / trials < 0.5, `a pooled interval held a new run ${pooledHeld} of ${trials} times`);
   });
 
   it('archives without rounds: one figure each, no interval from one', () => {
@@ -49,6 +76,8 @@ describe('several runs into one figure', () => {
       method: 'no rounds',
       perRun: [2],
       disagree: false,
+      rerun: null,
+      betweenPct: null,
     });
     assert.equal(
       combineRuns([
@@ -112,6 +141,8 @@ describe('machine names and prices', () => {
         method: 'one run' as const,
         perRun: [4],
         disagree: false,
+        rerun: null,
+        betweenPct: null,
       },
     };
     const c = costOf(row, 0.24);

@@ -175,19 +175,22 @@ describe('summary of several machines (fixture archives named as such, and one r
       [2, 2, 4, 'archive', true],
     );
     assert.deepEqual(row.dates, ['2026-11-20', '2026-11-21']);
-    // K=1 free arm's six rounds pooled: geometric mean 2.012955, t(5) interval [1.876642, 2.159170].
-    assert.equal(row.singleStream?.method, 'pooled rounds');
+    // K=1 free arm: each run one draw (geometric means 1.993322 and 2.032793), t(1) interval over the
+    // two: 2.012955 [1.777126, 2.280080]; one more run 95% within [1.622193, 2.497846].
+    assert.equal(row.singleStream?.method, 'runs as draws');
     near(row.singleStream?.centre, 2.012955054, 'alone');
-    near(row.singleStream?.interval?.[0], 1.876641604, 'alone lo');
-    near(row.singleStream?.interval?.[1], 2.159169893, 'alone hi');
-    // K=2: 2 processes free over pinned, six paired round ratios: 1.195664 [1.139925, 1.254129].
+    near(row.singleStream?.interval?.[0], 1.777125631, 'alone lo');
+    near(row.singleStream?.interval?.[1], 2.280079685, 'alone hi');
+    near(row.singleStream?.rerun?.[0], 1.622192943, 'alone rerun lo');
+    near(row.singleStream?.rerun?.[1], 2.497845935, 'alone rerun hi');
+    // K=2: 2 processes free over pinned, paired round by round in each run, each run one draw: 1.195664 [1.170597, 1.221268].
     const k2 = row.bestPerK.find((b) => b.k === 2);
     assert.equal(k2?.best, '2 processes x 1 thread, free');
     assert.equal(k2?.over?.layout, '2 processes x 1 thread, pinned');
     assert.deepEqual(k2?.tiedWith, []);
     near(k2?.over?.ratio?.centre, 1.195664035, 'lead');
-    near(k2?.over?.ratio?.interval?.[0], 1.139924979, 'lead lo');
-    near(k2?.over?.ratio?.interval?.[1], 1.25412857, 'lead hi');
+    near(k2?.over?.ratio?.interval?.[0], 1.170596762, 'lead lo');
+    near(k2?.over?.ratio?.interval?.[1], 1.221268101, 'lead hi');
     // Capacity: runs answered 10 and 8: the least, 8, over 8 to 12; 4 within the bound in both.
     assert.deepEqual(
       [
