@@ -1,7 +1,7 @@
 import type { Archive } from '../throughput/schema.js';
 import { PiperParallelError } from '../core/errors.js';
 import { colorEnabled, paintStatus, ProgressReporter } from '../throughput/report/progress.js';
-import { armLine, headerLines } from '../throughput/report/table.js';
+import { armLine, decisionBlock, headerLines } from '../throughput/report/table.js';
 import { writeReports } from '../throughput/report/write.js';
 import type { AffinityChoice, EngineChoice, IsolationChoice, Scope } from '../throughput/run/conditions.js';
 import { runArms, type Progress, type RunArmsOptions } from '../throughput/run/run-arms.js';
@@ -128,7 +128,6 @@ async function publish(
 ): Promise<number> {
   if (flags.json) io.out(JSON.stringify(a, null, 2));
   if (!flags.quiet) {
-    for (const l of a.verdict.phrases) say(`verdict: ${l}`);
     for (const l of a.verdict.passage_a_l_echelle) say(`scaling: ${l}`);
     say(`rounds: ${a.arret.detail}`);
     say(
@@ -136,6 +135,7 @@ async function publish(
         ? 'controls: all held'
         : `controls: FAILED in ${a.bras.filter((b) => !b.controle_tenu).length} arm(s): nothing from this run may be published`,
     );
+    for (const l of decisionBlock(a)) say(l);
     say(`wall time: ${((Date.now() - startedMs) / 1000).toFixed(1)} s`);
   }
   if (flags.quiet && !flags.json) io.out(file);

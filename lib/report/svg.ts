@@ -9,7 +9,13 @@ export async function renderSvg(spec: TopLevelSpec): Promise<string> {
   const [{ compile }, { parse, View }] = await Promise.all([import('vega-lite'), import('vega')]);
   const vegaSpec = compile({
     ...spec,
-    config: { ...spec.config, font: 'sans-serif', background: 'white' },
+    // Vega cuts legend labels at 160 px ("synthetic-siwis-me..."): an arm is named whole or not at all.
+    config: {
+      ...spec.config,
+      font: 'sans-serif',
+      background: 'white',
+      legend: { labelLimit: 0, ...spec.config?.legend },
+    },
   } as TopLevelSpec).spec;
   const view = new View(parse(vegaSpec), { renderer: 'none' });
   try {

@@ -258,6 +258,8 @@ export const ArchiveSchema = z.object({
         paires: z.array(PairSchema),
         exclus: z.array(z.string()),
         phrase: z.string(),
+        /** The terminal's decision line for this voice and K (absent in older archives). */
+        decision: z.string().optional(),
       }),
     ),
     passage_a_l_echelle: z.array(z.string()),

@@ -16,7 +16,7 @@ export const ARM_COLUMNS = [
   'isolation',
   'engine',
   'per stream (x real time)',
-  'aggregate [95% interval]',
+  'aggregate [95% interval of this run]',
   'CPU sum',
   'cores seen',
   'controls',
@@ -45,7 +45,23 @@ export function armCells(arm: ArmRecord): { cells: string[]; held: boolean } {
   };
 }
 
-export const RATIO_COLUMNS = ['voice', 'K', 'A over B', 'ratio', '95% interval', 'resolved'] as const;
+export const RATIO_COLUMNS = [
+  'voice',
+  'K',
+  'A over B',
+  'ratio',
+  'own 95% interval',
+  'resolved alone',
+  "in the voice's family: its interval",
+] as const;
+
+/** A quoted pair's family interval and confidence; a pair no sentence quotes is in no family. */
+const familyCell = (p: Archive['verdict']['comparaisons'][number]['paires'][number]): string => {
+  const f = p.famille;
+  if (!f) return 'not quoted';
+  const ic = f.ic ? `[${signedPercent(f.ic[0])}, ${signedPercent(f.ic[1])}]` : 'no interval';
+  return `${ic} at ${(f.confiance * 100).toFixed(1)}% (1 of ${f.taille})`;
+};
 
 /** Every layout ratio of the verdict, as table rows. */
 export function ratioCells(a: Archive): string[][] {
@@ -61,6 +77,7 @@ export function ratioCells(a: Archive): string[][] {
       p.rapport === null ? '-' : signedPercent(p.rapport),
       p.rapport_ic95 ? `[${signedPercent(p.rapport_ic95[0])}, ${signedPercent(p.rapport_ic95[1])}]` : 'no interval',
       p.tranche ? 'yes' : 'no',
+      familyCell(p),
     ]),
   );
 }

@@ -1,4 +1,5 @@
 import { armCentre, armVoiceLabel } from '../verdict/labels.js';
+import { decisionHeading } from '../verdict/decision.js';
 import type { Archive, ArmRecord } from '../schema.js';
 import { num as fmt } from './format.js';
 
@@ -69,6 +70,10 @@ export function headerLines(a: Pick<Archive, 'protocole' | 'coeurs' | 'machine_d
     lines.push(
       `SYNTHETIC voices (random weights, Piper-medium-shaped; they measure compute, not speech): ${synthetic.join(', ')}`,
     );
+  lines.push(
+    "aggregate [low, high]: the 95% interval of this run's mean, between its rounds; a rerun here moves more " +
+      '(piper-parallel summary over several runs gives that spread)',
+  );
   // Named only when the run chose engines: a default run's header stays as it was.
   if (a.protocole.conditions.some((c) => c.moteur !== undefined || c.portee !== undefined)) {
     for (const m of Object.values(a.protocole.moteurs ?? {}))
@@ -85,3 +90,20 @@ export function renderTable(a: Archive): string {
 }
 
 export { armVoiceLabel };
+
+/**
+ * The run's last word: one line per voice and K with each question's answer and interval, then the
+ * engines; the paragraphs with every layout's figure stay in the reports. Archives from before the
+ * decision lines fall back to the verdict's sentences.
+ */
+export function decisionBlock(a: Pick<Archive, 'verdict' | 'voix'>): string[] {
+  const lines = a.verdict.comparaisons.map((c) => c.decision ?? c.phrase);
+  lines.push(...(a.verdict.moteurs ?? []).map((m) => m.phrase));
+  if (lines.length === 0) return [];
+  const voices = new Set(a.verdict.comparaisons.map((c) => c.voix)).size;
+  return [
+    decisionHeading(Math.max(1, voices)),
+    ...lines.map((l) => `  ${l}`),
+    '  (1 process serves K streams one after another; every layout with its figure and interval: the reports)',
+  ];
+}

@@ -23,8 +23,10 @@ export const REPORT_TEXT = {
     'Per stream, throughput is seconds of audio per second of compute (x real time), the median over passes.',
     "The aggregate is the speech the machine produced: per pass, every stream's audio over the pass's span",
     '(first start to last end), then the median over passes. Its 95% interval comes from the spread between',
-    "rounds (a t interval on the logs of each round's median), so drift between minutes is inside it. Layouts",
-    'are compared by the ratio of their aggregates round by round, with its own 95% interval; a ratio is',
-    'resolved only when that interval excludes 1.',
+    "rounds (a t interval on the logs of each round's median), so drift between minutes is inside it; it is",
+    "this run's interval, and a rerun moves more (summary over several runs gives that spread). Layouts are",
+    'compared by the ratio of their aggregates round by round, with its own 95% interval. The verdict judges',
+    "only the pairs its sentences quote, each on its voice's family interval (widened so that all of a",
+    "voice's claims hold together at 95%): the table below says which pairs those are.",
   ].join(' '),
 };

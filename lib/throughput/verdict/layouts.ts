@@ -2,8 +2,9 @@
 import type { Archive, ArmRecord } from '../schema.js';
 import { median } from '../../measure/stats.js';
 import { armCentre, armVoiceLabel, layoutLabel } from './labels.js';
-import { pairPhrase, scorePair, type ScoredPair } from './pair.js';
+import { atConfidence, pairPhrase, scorePair, type Pair, type ScoredPair } from './pair.js';
 import { minOf } from '../../core/extremes.js';
+import { decisionLine } from './decision.js';
 
 /** A layout's one request alone, without the serving order. */
 const alone = (c: { disposition: string; debit_par_requete: number | null }): string =>
@@ -20,6 +21,11 @@ export interface RankedLayouts {
   kept: ArmRecord[];
   rounds: number;
   head: string;
+  /** The decision line's head: the voice and K, shorter than the sentence's. */
+  short: string;
+  /** The deployment question's pair, and the best against the runner-up. */
+  question: ScoredPair | undefined;
+  top: ScoredPair | undefined;
   tail: string[];
 }
 
@@ -94,7 +100,9 @@ export function rankLayouts(
   if (k > 1 && kept.some((a) => a.flux_simultanes === 1))
     tail.push(`Serving ${k} streams with one worker means request ${k} waits for ${k - 1} before it.`);
   if (exclus.length > 0) tail.push(`Left out, controls failed: ${exclus.join('; ')}.`);
-  const head = `${k} stream${k > 1 ? 's' : ''} on ${cores} cores, ${armVoiceLabel(voiceArms[0] as ArmRecord)}${group ? ` [${group.label}]` : ''}: `;
+  const voice = `${armVoiceLabel(voiceArms[0] as ArmRecord)}${group ? ` [${group.label}]` : ''}`;
+  const head = `${k} stream${k > 1 ? 's' : ''} on ${cores} cores, ${voice}: `;
+  const short = `${voice}, ${k} stream${k > 1 ? 's' : ''}: `;
   const comparison = {
     voix: voiceArms[0]?.voix ?? '',
     flux: k,
@@ -103,7 +111,19 @@ export function rankLayouts(
     paires: scored.map((s) => s.pair),
     exclus,
   };
-  return { comparison, scored, quoted: rounds >= 2 ? quoted : [], kept, rounds, head, tail };
+  const decided = rounds >= 2;
+  return {
+    comparison,
+    scored,
+    quoted: decided ? quoted : [],
+    kept,
+    rounds,
+    head,
+    short,
+    question: decided ? question : undefined,
+    top: decided ? top : undefined,
+    tail,
+  };
 }
 
 /** The sentence, once the quoted pairs carry their family intervals. */
@@ -128,7 +148,50 @@ export function layoutsPhrase(r: RankedLayouts, marginPct: number, minRounds: nu
       );
     for (const q of r.quoted) parts.push(pairPhrase(q.pair, marginPct));
   }
-  // The best layout is named only where its comparison with the runner-up resolved it.
-  const resolu = classement.length === 1 || (top?.pair.famille?.tranche ?? false);
-  return { ...r.comparison, resolu, phrase: r.head + [...parts, ...r.tail].join(' ') };
+  const rivals = r.rounds >= minRounds ? bestRivals(r, marginPct) : undefined;
+  // The top pair's own sentence already says when the runner-up is not told apart; others are said here.
+  if (rivals && rivals.some((p) => p !== top?.pair))
+    parts.push(
+      `No best layout: ${top?.pair.a} is not resolved above ${rivals.map((p) => p.b).join(', ')} at the family's confidence.`,
+    );
+  // The best layout is named only where it is resolved above every other layout.
+  const resolu = classement.length === 1 || (rivals !== undefined && rivals.length === 0);
+  return {
+    ...r.comparison,
+    resolu,
+    phrase: r.head + [...parts, ...r.tail].join(' '),
+    decision: decisionOf(r, marginPct, minRounds),
+  };
+}
+
+/**
+ * The layouts the top one is not resolved above: every pair of it with another layout, judged at
+ * the confidence of its quoted pair with the runner-up. "Best" is one claim that needs all of them
+ * (an intersection-union test: each at the claim's level, no further widening). Undefined when
+ * nothing was ranked.
+ */
+export function bestRivals(r: RankedLayouts, marginPct: number): Pair[] | undefined {
+  const top = r.scored[0];
+  if (!top) return undefined;
+  const family = { taille: top.pair.famille?.taille ?? 1, confiance: top.pair.famille?.confiance ?? 0.95 };
+  return r.scored
+    .filter((s) => s.pair.a === top.pair.a)
+    .map((s) => (s === top ? top.pair : atConfidence(s, family, marginPct)))
+    .filter((p) => !(p.famille?.ic && p.famille.ic[0] > 1));
+}
+
+/** The comparison's line in the terminal's decision block. */
+function decisionOf(r: RankedLayouts, marginPct: number, minRounds: number): string {
+  const { classement } = r.comparison;
+  if (classement.length === 0) return `${r.short}no layout held its controls: nothing can be concluded`;
+  if (classement.length === 1) return `${r.short}only ${classement[0]?.disposition} held its controls`;
+  if (r.rounds < minRounds)
+    return `${r.short}too few rounds to decide (${r.rounds}); run again with --rounds ${minRounds} or more`;
+  return (
+    decisionLine(
+      r.short,
+      { question: r.question?.pair, top: r.top?.pair, rivals: bestRivals(r, marginPct) },
+      marginPct,
+    ) ?? `${r.short}nothing to compare`
+  );
 }

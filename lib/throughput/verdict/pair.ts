@@ -69,6 +69,15 @@ export function scorePair(a: ArmRecord, b: ArmRecord, labels: [string, string], 
   };
 }
 
+/** A pair judged at a family's confidence without being a member of its own: part of one claim ("best"). */
+export function atConfidence(s: ScoredPair, family: { taille: number; confiance: number }, marginPct: number): Pair {
+  const ic = ratioInterval(s.logs, family.confiance);
+  return {
+    ...s.pair,
+    famille: { ...family, ic, tranche: excludesOne(ic), equivalent: withinMargin(ic, marginPct) },
+  };
+}
+
 /** Widen every quoted pair of one family together: each at 1 - 5%/size (Bonferroni). */
 export function adjustFamily(family: readonly ScoredPair[], marginPct: number): void {
   const size = family.length;

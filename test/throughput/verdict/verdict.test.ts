@@ -535,3 +535,70 @@ describe('verdict, what it may claim', () => {
     assert.ok(raw > 0.1, `without the family ${(raw * 100).toFixed(1)}%`);
   });
 });
+
+describe('the best layout', () => {
+  // A steady top layout, a steady runner-up well below it, and a third whose rounds swing so wide
+  // that its ratio to the top holds 1, though its centre is the lowest of the three.
+  const arms = [
+    arm({ k: 2, t: 1, pin: false, agg: 10, ci: null, per: [5, 5], rounds: [10, 10.2, 9.9, 10.1, 10, 10.05] }),
+    arm({ k: 2, t: 1, pin: true, agg: 8, ci: null, per: [4, 4], rounds: [8, 8.1, 7.95, 8.05, 8, 8.02] }),
+    arm({ k: 1, t: 2, pin: false, agg: 7.4, ci: null, per: [7.4], rounds: [12, 5, 11, 4.5, 10, 5.5] }),
+  ];
+
+  it('is named only when it is resolved above every other layout, not only above the runner-up', () => {
+    const c = buildVerdict(arms, 2).comparaisons[0]!;
+    const top = c.paires[0]!;
+    assert.equal(top.b, '2 processes x 1 thread, pinned', 'the runner-up by centre');
+    assert.equal(top.famille?.tranche, true, 'the top is resolved above the runner-up');
+    assert.equal(c.resolu, false, 'but not above the noisy third');
+    assert.match(c.phrase, /No best layout: 2 processes x 1 thread, free is not resolved above 1 process x 2 threads/);
+    assert.match(c.decision ?? '', /best not told apart: 2 processes x 1 thread, free and 1 process x 2 threads \(/);
+  });
+
+  it('is named when every other layout is beaten', () => {
+    const steady = [
+      arms[0]!,
+      arms[1]!,
+      arm({ k: 1, t: 2, pin: false, agg: 7, ci: null, per: [7], rounds: [7, 7.1, 6.9, 7, 7.05, 7] }),
+    ];
+    const c = buildVerdict(steady, 2).comparaisons[0]!;
+    assert.equal(c.resolu, true);
+    assert.doesNotMatch(c.phrase, /No best layout/);
+    assert.match(c.decision ?? '', /best 2 processes x 1 thread, free(: \+25%|, resolved above every other layout)/);
+  });
+});
+
+describe('the best layout, seeded simulation', () => {
+  it('names a false best at most 5% of the time when a noisy layout equals the top; the rule on the runner-up alone does not', (t) => {
+    // Truth: A and C equally fast, B 10% slower. C's rounds swing (sd 20% on the log scale), A's and B's
+    // hardly (3%); every round also drifts for all three together. Naming A or C best is an error.
+    const rng = new Prng(20261202);
+    const gauss = (): number => Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
+    let named = 0;
+    let namedByRunnerUp = 0;
+    const runs = 3000;
+    for (let i = 0; i < runs; i += 1) {
+      const drift = Array.from({ length: 6 }, () => 0.1 * gauss());
+      const rounds = (log: number, sd: number): number[] => drift.map((d) => 10 * Math.exp(log + d + sd * gauss()));
+      const arms = [
+        arm({ k: 2, t: 1, pin: false, agg: 10, ci: null, per: [5, 5], rounds: rounds(0, 0.03) }),
+        arm({ k: 2, t: 1, pin: true, agg: 9, ci: null, per: [4.5, 4.5], rounds: rounds(Math.log(0.9), 0.03) }),
+        arm({ k: 1, t: 2, pin: false, agg: 10, ci: null, per: [10], rounds: rounds(0, 0.2) }),
+      ];
+      // The arms' centres come from their rounds: the ranking is the data's, as in a run.
+      for (const a of arms) {
+        const logs = a.debit_agrege_manches.map((v) => Math.log(v ?? 1));
+        a.debit_agrege_centre = Math.exp(logs.reduce((s, v) => s + v, 0) / logs.length);
+      }
+      const c = buildVerdict(arms, 2).comparaisons[0]!;
+      if (c.resolu) named += 1;
+      if (c.paires[0]?.famille?.tranche) namedByRunnerUp += 1;
+    }
+    t.diagnostic(`false best: ${named} of ${runs}; by the runner-up rule ${namedByRunnerUp} of ${runs}`);
+    assert.ok(named / runs <= 0.05, `a false best named in ${named} of ${runs} runs`);
+    assert.ok(
+      namedByRunnerUp / runs > 0.05,
+      `the runner-up rule named a false best in only ${namedByRunnerUp} of ${runs}`,
+    );
+  });
+});

@@ -1,0 +1,110 @@
+// light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Pair } from '../../../lib/throughput/verdict/index.js';
+import { bestAnswer, decisionHeading, decisionLine, pairAnswer } from '../../../lib/throughput/verdict/decision.js';
+import { decisionBlock } from '../../../lib/throughput/report/table.js';
+
+/** A quoted pair whose family interval is `ic` (its own 95% one narrower, as always). */
+function pair(rapport: number, ic: [number, number], a = 'A', b = 'B'): Pair {
+  const tranche = ic[0] > 1 || ic[1] < 1;
+  const equivalent = ic[0] >= 0.94 && ic[1] <= 1 / 0.94;
+  const own: [number, number] = [rapport - (rapport - ic[0]) / 2, rapport + (ic[1] - rapport) / 2];
+  return {
+    a,
+    b,
+    rapport,
+    rapport_ic95: own,
+    tranche: own[0] > 1 || own[1] < 1,
+    equivalent: own[0] >= 0.94 && own[1] <= 1 / 0.94,
+    famille: { taille: 2, confiance: 0.975, ic, tranche, equivalent },
+  };
+}
+
+describe('decision lines', () => {
+  it('name the winner first, with the family interval turned round when B is ahead', () => {
+    const line = pairAnswer(
+      pair(1 / 1.2, [1 / 1.3, 1 / 1.1], '1 process x 2 threads', '2 processes x 1 thread, free'),
+      6,
+    );
+    assert.equal(line, 'run 2 processes x 1 thread, free: +20% [+10%, +30%] over 1 process x 2 threads');
+  });
+
+  it('quote the family interval, not the pair own narrower one', () => {
+    // Own interval [1.01, 1.11] excludes 1; the family's [0.99, 1.15] does not: not resolved.
+    const p = pair(1.06, [0.96, 1.16]);
+    assert.ok(p.tranche, 'the own interval alone would have resolved it');
+    assert.equal(pairAnswer(p, 6), 'A against B: +6.0% [-4.0%, +16%], not resolved');
+  });
+
+  it('say an equivalence only when the family interval lies within the margin', () => {
+    assert.equal(
+      pairAnswer(pair(1.004, [0.987, 1.021]), 6),
+      'A or B: no difference larger than 6% (+0.4% [-1.3%, +2.1%])',
+    );
+    assert.match(pairAnswer(pair(1.004, [0.93, 1.05]), 6), /not resolved$/);
+  });
+
+  it('name a best layout only where its comparison with the next resolved it', () => {
+    assert.equal(bestAnswer(pair(1.1, [1.05, 1.15]), 6), 'best A: +10% [+5.0%, +15%] over the next, B');
+    assert.match(
+      bestAnswer(pair(1.02, [0.97, 1.05]), 6),
+      /^best not told apart: A and B \(no difference larger than 6%/,
+    );
+    assert.match(bestAnswer(pair(1.05, [0.9, 1.2]), 6), /^best not told apart: A and B \(\+5\.0% .*not resolved\)$/);
+  });
+
+  it('give the deployment question, then the best where that is another pair, and drop "serving the K in turn"', () => {
+    const q = pair(
+      1.2,
+      [1.1, 1.3],
+      '2 processes x 1 thread, pinned',
+      '1 process x 2 threads, serving the 2 one after another',
+    );
+    const top = pair(1.004, [0.987, 1.021], '2 processes x 1 thread, pinned', '2 processes x 1 thread, free');
+    const line = decisionLine('v, 2 streams: ', { question: q, top }, 6);
+    assert.equal(
+      line,
+      'v, 2 streams: run 2 processes x 1 thread, pinned: +20% [+10%, +30%] over 1 process x 2 threads; ' +
+        'best not told apart: 2 processes x 1 thread, pinned and 2 processes x 1 thread, free (no difference larger than 6%: +0.4% [-1.3%, +2.1%])',
+    );
+    assert.equal(
+      decisionLine('v: ', { question: q, top: q }, 6),
+      'v: run 2 processes x 1 thread, pinned: +20% [+10%, +30%] over 1 process x 2 threads',
+    );
+    assert.equal(decisionLine('v: ', { question: undefined, top: undefined }, 6), undefined);
+  });
+
+  it('say the error rate for each voice and over the run', () => {
+    assert.match(decisionHeading(1), /hold together at 95%\):$/);
+    assert.match(
+      decisionHeading(2),
+      /over the 2 voices of this run, the chance that any claim is false is at most 10%/,
+    );
+  });
+
+  it('fall back to the sentence for archives from before decision lines', () => {
+    const block = decisionBlock({
+      voix: [],
+      verdict: {
+        phrases: [],
+        passage_a_l_echelle: [],
+        comparaisons: [
+          { voix: 'v', flux: 2, resolu: false, classement: [], paires: [], exclus: [], phrase: 'old sentence' },
+          {
+            voix: 'w',
+            flux: 2,
+            resolu: false,
+            classement: [],
+            paires: [],
+            exclus: [],
+            phrase: 'x',
+            decision: 'new line',
+          },
+        ],
+      },
+    });
+    assert.deepEqual(block.slice(1, 3), ['  old sentence', '  new line']);
+    assert.match(block[0] ?? '', /2 voices/);
+  });
+});
