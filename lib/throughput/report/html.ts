@@ -13,7 +13,7 @@ import {
   syntheticVoices,
 } from './content.js';
 import { chartFigure, esc, htmlPage, htmlTable as table } from '../../report/page.js';
-import { armVoiceLabel } from './table.js';
+import { armVoiceLabel, decisionLines } from './table.js';
 
 const failedItem = (f: { arm: string; control?: string; text: string }): string =>
   `<li>${esc(`${f.arm}: `)}${f.control === undefined ? '' : `<code>${esc(f.control)}</code> `}${esc(f.text)}</li>`;
@@ -44,6 +44,14 @@ export async function renderHtml(a: Archive): Promise<string> {
     ),
     '</ul>',
   );
+  // The answer first; the tables and the verdict's sentences after it.
+  const decision = decisionLines(a);
+  if (decision)
+    body.push(
+      '<h2>Decision</h2>',
+      `<p>${esc(decision.heading)}</p>`,
+      `<ul>${decision.lines.map((l) => `<li>${esc(l)}</li>`).join('')}</ul>`,
+    );
   for (const voice of [...new Set(a.bras.map((b) => b.voix))]) {
     const arms = a.bras.filter((b) => b.voix === voice);
     body.push(`<h2>${esc(arms[0] ? armVoiceLabel(arms[0]) : voice)}</h2>`);

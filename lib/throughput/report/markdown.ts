@@ -11,7 +11,7 @@ import {
   runFacts,
   syntheticVoices,
 } from './content.js';
-import { armVoiceLabel } from './table.js';
+import { armVoiceLabel, decisionLines } from './table.js';
 import { mdRow, mdText, stripControl } from '../../report/markdown.js';
 
 const row = mdRow;
@@ -35,6 +35,10 @@ export function renderMarkdown(a: Archive): string {
   if (!a.controle_tenu) out.push('> **A control failed: nothing from this run may be published.**', '');
   for (const f of runFacts(a)) out.push(`- ${f.label}: ${mdText(f.text)}${f.code === undefined ? '' : code(f.code)}`);
   out.push('');
+  // The answer first; the tables and the verdict's sentences after it.
+  const decision = decisionLines(a);
+  if (decision)
+    out.push('## Decision', '', mdText(decision.heading), '', ...decision.lines.map((l) => `- ${mdText(l)}`), '');
   const voices = [...new Set(a.bras.map((b) => b.voix))];
   for (const voice of voices) {
     const arms = a.bras.filter((b) => b.voix === voice);

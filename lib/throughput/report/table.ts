@@ -91,19 +91,27 @@ export function renderTable(a: Archive): string {
 
 export { armVoiceLabel };
 
-/**
- * The run's last word: one line per voice and K with each question's answer and interval, then the
- * engines; the paragraphs with every layout's figure stay in the reports. Archives from before the
- * decision lines fall back to the verdict's sentences.
- */
-export function decisionBlock(a: Pick<Archive, 'verdict' | 'voix'>): string[] {
+/** The decision, as its parts: the heading with the run's error rate, one line per voice and K, a note. */
+export function decisionLines(
+  a: Pick<Archive, 'verdict'>,
+): { heading: string; lines: string[]; note: string } | undefined {
   const lines = a.verdict.comparaisons.map((c) => c.decision ?? c.phrase);
   lines.push(...(a.verdict.moteurs ?? []).map((m) => m.phrase));
-  if (lines.length === 0) return [];
+  if (lines.length === 0) return undefined;
   const voices = new Set(a.verdict.comparaisons.map((c) => c.voix)).size;
-  return [
-    decisionHeading(Math.max(1, voices)),
-    ...lines.map((l) => `  ${l}`),
-    '  (1 process serves K streams one after another; every layout with its figure and interval: the reports)',
-  ];
+  return {
+    heading: decisionHeading(Math.max(1, voices)),
+    lines,
+    note: '1 process serves K streams one after another; every layout with its figure and interval: the reports',
+  };
+}
+
+/**
+ * The run's last word on the terminal: one line per voice and K with each question's answer and
+ * interval, then the engines; the paragraphs with every layout's figure stay in the reports.
+ * Archives from before the decision lines fall back to the verdict's sentences.
+ */
+export function decisionBlock(a: Pick<Archive, 'verdict' | 'voix'>): string[] {
+  const d = decisionLines(a);
+  return d ? [d.heading, ...d.lines.map((l) => `  ${l}`), `  (${d.note})`] : [];
 }

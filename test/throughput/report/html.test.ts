@@ -37,6 +37,13 @@ describe('HTML report', () => {
     assert.ok(ids.includes('throughput-synthetic-siwis-medium'));
   });
 
+  it('opens with the decision, before the tables: the error rate and every voice and K', () => {
+    const at = html.indexOf('<h2>Decision</h2>');
+    assert.ok(at > 0 && at < html.indexOf('<table>'), 'the decision before the first table');
+    assert.match(html, /each voice&#39;s claims hold together at 95%|each voice's claims hold together at 95%/);
+    assert.equal(html.slice(at).split('</ul>')[0]?.match(/<li>/g)?.length, real.verdict.comparaisons.length);
+  });
+
   it('names the voices as synthetic and shows failed arms in the table', async () => {
     assert.match(html, /<strong>SYNTHETIC voices<\/strong>/);
     assert.match(html, /<title>piper-parallel .* \(synthetic voices\)<\/title>/);

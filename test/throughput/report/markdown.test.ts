@@ -51,6 +51,11 @@ describe('Markdown report', () => {
       assert.match(row, /x\d+\.\d\d \[\d+\.\d, \d+\.\d\]/);
     }
     for (const p of a.verdict.phrases) assert.ok(md.includes(p));
+    // The decision comes first, before any table: each voice and K's line, and the run's error rate.
+    const decision = md.indexOf('## Decision');
+    assert.ok(decision > 0 && decision < md.indexOf('| K | T |'), 'the decision before the tables');
+    assert.match(md, /each voice's claims hold together at 95%/);
+    for (const c of a.verdict.comparaisons) assert.ok(md.includes(`- ${c.decision}`), c.decision);
     assert.match(md, /## Failed controls\n\nNone: every control held in every arm\./);
     assert.match(md, /each p95 in the archive is the largest value seen/);
     assert.match(md, /Its 95% interval comes from the spread between rounds/);
