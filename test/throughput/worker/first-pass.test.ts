@@ -1,8 +1,10 @@
+// light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
 /**
  * The warm-up leaves (almost) nothing to the first timed pass: counted in minor page faults (fresh
  * memory mapped), which other programs on the machine do not move, where seconds on these VMs move
  * 10% from pass to pass. The contrast (the first-sentence warm-up of before) must show the cost, or
  * the check could not fail. One process with 2 threads: the layout whose first pass paid the most.
+ * Page faults are a process's own count, whatever runs beside it: a light file.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
