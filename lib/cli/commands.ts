@@ -103,14 +103,17 @@ const run: Command = {
   name: 'run',
   summary: 'the throughput experiment: which layout gives the most speech per second (the default command)',
   usage: [
-    'piper-parallel [PASSES] [options]',
-    'PASSES: timed passes per arm (default 6), one per round unless --rounds',
+    'piper-parallel [N] [options]',
+    'N (default 6): without --rounds, the run looks at its questions after 2N/3 rounds, then every N/3 ' +
+      '(4, 6, 8, 10, 12 for 6), one timed pass per arm per round, and stops when they are answered, at the ' +
+      'last look, or at --max-minutes (default 10, settling included); with --rounds R, N timed passes per ' +
+      'arm in R rounds, fixed: nothing added, nothing stopped early',
   ],
   flags: pick(RUN_FLAGS, {
     force: 'run even an arm that will not fit in memory, or more than 8 threads per usable core',
   }),
   examples: [
-    'piper-parallel 6',
+    'piper-parallel 6 --max-minutes 20',
     'piper-parallel 12 --rounds 6 --voice synthetic-siwis-medium --streams 1,2 --threads 1',
   ],
   async run({ values, positionals, io, line, adapters, signal }) {

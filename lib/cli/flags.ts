@@ -52,7 +52,7 @@ export const FLAGS = {
   ),
   rounds: text(
     'R',
-    "split each arm's passes into R rounds; each round runs every arm once (default PASSES: one pass per round)",
+    "a fixed run: split each arm's N passes into R rounds, each running every arm once; no look, no early stop (default: the sequential run)",
   ),
   sessions: text('N', 'listener-sessions to hear at each answer (default 18)'),
   seed: text(
@@ -61,11 +61,11 @@ export const FLAGS = {
   ),
   margin: text('PCT', 'two layouts within ±PCT% of each other are called equivalent (default 6)'),
   label: text('NAME', 'a name for this machine in summaries (archived)'),
-  precision: text(
-    'PCT',
-    "after a pilot (the planned rounds, at least 6), run the rounds its spread calls for to bring every layout ratio's 95% interval within ±PCT%",
+  precision: text('PCT', 'retired: a run without --rounds stops when its questions are answered (refused, saying so)'),
+  'max-minutes': text(
+    'M',
+    'the time budget in minutes, settling included (a sequential run: default 10; capacity: default 8)',
   ),
-  'max-minutes': text('M', 'the time budget for --precision (default 30)'),
   settle: text(
     'SECONDS',
     'wait up to this long for a busy machine to calm down (default 30; PIPER_PARALLEL_SETTLE sets it too)',

@@ -54,7 +54,7 @@ export function commandHelp(c: Command): string {
 
 export function generalHelp(commands: readonly Command[]): string {
   const rows = commands.map(
-    (c) => `  ${(c.name === 'run' ? '[run] [PASSES]' : c.name).padEnd(16)}${fold(c.summary, 18, 18).join('\n')}`,
+    (c) => `  ${(c.name === 'run' ? '[run] [N]' : c.name).padEnd(16)}${fold(c.summary, 18, 18).join('\n')}`,
   );
   return [
     'piper-parallel: how many simultaneous Piper voice streams does this machine serve, and does the measurement prove it?',
@@ -68,7 +68,7 @@ export function generalHelp(commands: readonly Command[]): string {
     "piper-parallel --version          the tool's version",
     '',
     'Examples:',
-    '  piper-parallel 6                 the default experiment (6 passes per arm)',
+    '  piper-parallel 6                 the default experiment (looks after 4, 6, 8, 10, 12 rounds; stops when answered)',
     '  piper-parallel capacity          how many live listeners per layout',
     '',
     EXIT_CODES,

@@ -114,9 +114,18 @@ function progressPrinter(
         );
     } else if (e.kind === 'arm-end') {
       say(paint(armLine(e.arm)));
+    } else if (e.kind === 'look') {
+      say(lookLine(e));
     }
     progress?.handle(e);
   };
+}
+
+/** What a look settled: the questions still open by name, and why the run stops if it does. */
+export function lookLine(e: Extract<Progress, { kind: 'look' }>): string {
+  const where = e.look > 0 ? `look ${e.look}/${e.looks} after round ${e.round}` : `after round ${e.round}`;
+  const open = e.open.length > 0 ? `open: ${e.open.join('; ')}` : 'every question answered';
+  return `${where}: ${open}${e.stop ? `; stopping: ${e.stop}` : ''}`;
 }
 
 /** The verdict and the closing lines, then the reports beside the archive; returns the exit code. */

@@ -215,6 +215,22 @@ export const ArchiveSchema = z.object({
       .optional(),
     /** Rounds planned: each runs every arm once, in an order shuffled by the seed; passes_par_bras is split between them. */
     manches_prevues: z.number().int().positive(),
+    /** A sequential run's rule (absent in a fixed run, and before 2026-12-02). */
+    sequentiel: z
+      .object({
+        /** The run's number: looks after two thirds of it, then every third. */
+        nombre: z.number().int().positive(),
+        regards_manches: z.array(z.number().int().positive()),
+        questions_par_voix: z.number().int().nonnegative(),
+        alpha_par_voix: z.number(),
+        /** The level of every look's interval, for each question. */
+        confiance_par_regard: z.number(),
+        /** The chance of a false claim per voice spent by each look, cumulative (the last is alpha_par_voix). */
+        alpha_depense_cumule: z.array(z.number()),
+        budget_minutes: figure,
+        regle: z.string(),
+      })
+      .optional(),
     graine: z.number().int(),
     /**
      * --precision: after a pilot (the planned rounds, at least 6), the rounds its spread called for
@@ -263,6 +279,31 @@ export const ArchiveSchema = z.object({
       }),
     ),
     passage_a_l_echelle: z.array(z.string()),
+    /** A sequential run's questions, each with its answer and the look that gave it (absent in a fixed run). */
+    questions: z
+      .array(
+        z.object({
+          voix: z.string(),
+          flux: z.number().int(),
+          genre: z.enum(['deployment', 'pinning']),
+          /** A over B. */
+          a: z.string(),
+          b: z.string(),
+          reponse: z.enum(['winner', 'equivalent', 'non-inferior', 'not-resolved', 'controls-failed']),
+          /** For non-inferior: the layout that is not slower than the other by more than the margin. */
+          protege: z.string().optional(),
+          rapport: figure,
+          ic: z.tuple([z.number(), z.number()]).nullable(),
+          confiance: z.number(),
+          manches: z.number().int().nonnegative(),
+          /** The look (1-based) at which it closed; null when the budget or the last look ended it. */
+          regard: z.number().int().positive().nullable(),
+          fin: z.enum(['settled', 'futile', 'budget', 'looks', 'controls']),
+          manches_en_plus: z.number().int().nullable().optional(),
+          phrase: z.string(),
+        }),
+      )
+      .optional(),
     /**
      * Engines side by side, one entry per voice and layout both ran at the same scope: sherpa-onnx
      * over onnxruntime-node, paired by round; null where either arm's controls failed. Absent before engines.
@@ -286,7 +327,12 @@ export const ArchiveSchema = z.object({
   manches: z.array(z.object({ manche: z.number().int().positive(), ordre: z.array(z.string()) })),
   /** Why the run stopped adding rounds. */
   arret: z.object({
-    raison: z.enum(['planned', 'precise', 'time']),
+    /**
+     * planned: a fixed run's rounds ran; answered: every question answered; futile: none open, some
+     * closed unsettled (the looks left could not settle them); looks: the last look; time: the
+     * budget; precise: --precision (retired).
+     */
+    raison: z.enum(['planned', 'precise', 'time', 'answered', 'futile', 'looks']),
     manches: z.number().int().nonnegative(),
     detail: z.string(),
   }),

@@ -12,7 +12,7 @@ import { archives, assertClean, baseArgs, runCli, workspace } from '../faults/ha
 async function interruptAfterFirstArm() {
   const w = workspace();
   let sent = false;
-  const r = await runCli(baseArgs(w, '2'), {
+  const r = await runCli([...baseArgs(w, '2'), '--rounds', '2'], {
     onStderr: (err, pid) => {
       if (!sent && /^arm 1\/8 \(round 1\/2\) done/m.test(err)) {
         sent = true;

@@ -32,6 +32,7 @@ export class ProgressReporter {
   private current = false;
   private pass = 0;
   private shown = false;
+  private open = '';
 
   constructor(private readonly options: ProgressOptions) {
     this.now = options.now ?? (() => performance.now());
@@ -51,6 +52,8 @@ export class ProgressReporter {
       this.pass = e.pass;
       this.measuredPasses += 1;
       if (this.options.tty) this.draw();
+    } else if (e.kind === 'look') {
+      this.open = e.open.length > 0 ? `; ${e.open.length} question(s) open` : '';
     } else if (e.kind === 'round-arm-end') {
       this.arms = e.total;
       this.current = false;
@@ -86,7 +89,7 @@ export class ProgressReporter {
   private draw(): void {
     const pass =
       this.passesPerArm === undefined || this.pass === 0 ? 'loading' : `pass ${this.pass}/${this.passesPerArm}`;
-    this.options.write(`\r\x1b[2K${this.armLabel(this.arm)}, ${pass}; ${this.timing()}`);
+    this.options.write(`\r\x1b[2K${this.armLabel(this.arm)}, ${pass}${this.open}; ${this.timing()}`);
     this.shown = true;
   }
 }

@@ -58,14 +58,24 @@ export function armLine(arm: ArmRecord): string {
 
 export function headerLines(a: Pick<Archive, 'protocole' | 'coeurs' | 'machine_detail' | 'voix'>): string[] {
   const synthetic = a.voix.filter((v) => v.synthetique).map((v) => v.nom);
+  const s = a.protocole.sequentiel;
   const lines = [
-    `piper-parallel: ${a.protocole.passes_par_bras} passes per arm (+${a.protocole.passes_echauffement} ` +
-      `warm-up), ${a.protocole.conditions.length} conditions x ${a.voix.length} voices, ${a.protocole.manches_prevues} ` +
-      `rounds, seed ${a.protocole.graine} (--seed ${a.protocole.graine} repeats the orders)`,
+    s
+      ? `piper-parallel ${s.nombre}: one timed pass per arm per round (+${a.protocole.passes_echauffement} warm-up), ` +
+        `${a.protocole.conditions.length} conditions x ${a.voix.length} voices; looks after rounds ${s.regards_manches.join(', ')}, ` +
+        `stops when its questions are answered; budget ${s.budget_minutes} minutes, settling included; seed ${a.protocole.graine}`
+      : `piper-parallel: ${a.protocole.passes_par_bras} passes per arm (+${a.protocole.passes_echauffement} ` +
+        `warm-up), ${a.protocole.conditions.length} conditions x ${a.voix.length} voices, ${a.protocole.manches_prevues} ` +
+        `rounds, seed ${a.protocole.graine} (--seed ${a.protocole.graine} repeats the orders)`,
     `text: ${a.protocole.source_du_texte}, ${a.protocole.texte.phrases} lines, ${a.protocole.texte.caracteres} ` +
       `characters, sha256 ${a.protocole.texte.sha256.slice(0, 12)}`,
     `machine: ${a.machine_detail.cpu}, ${a.coeurs} cores usable, load ${a.machine_detail.charge_avant.map((x) => x.toFixed(2)).join(' ')}`,
   ];
+  if (s)
+    lines.push(
+      `questions per voice (${s.questions_par_voix}): each K-process layout against 1 process x K threads, and pinned against free; ` +
+        `each look's intervals at ${(100 * s.confiance_par_regard).toFixed(2)}%, so that a voice's claims hold together at 95% over every look`,
+    );
   if (synthetic.length > 0)
     lines.push(
       `SYNTHETIC voices (random weights, Piper-medium-shaped; they measure compute, not speech): ${synthetic.join(', ')}`,

@@ -20,7 +20,7 @@ import {
   type VoiceRoundStep,
 } from './voice-round.js';
 import type { PreparedText } from '../../voice/text.js';
-import { stopReason, type PrecisionTarget } from './precision.js';
+import { SequentialRun } from './looks.js';
 import type { WorkerAdapter } from '../../workers/worker.js';
 
 export interface ExecuteContext {
@@ -40,6 +40,8 @@ export interface Executed {
   runs: Map<string, RoundRun[]>;
   order: Archive['manches'];
   stop: Archive['arret'];
+  /** A sequential run's questions as they closed. */
+  sequential?: SequentialRun;
 }
 
 const armLabel = (a: ArmPlan): string => `${a.voice.name} ${conditionLabel(a.condition)}`;
@@ -61,6 +63,7 @@ interface RoundState {
   runs: Map<string, RoundRun[]>;
   ctx: ExecuteContext;
   count: { index: number; total: number };
+  seq: SequentialRun | undefined;
 }
 
 /** What an arm runs in one round: its workers, its passes, the run's timeouts and hooks. */
@@ -81,7 +84,7 @@ function armParams(state: RoundState, arm: ArmPlan): ArmRunParams {
       threads: arm.condition.fils,
       prepared: plan.prepared.get(arm.voice.name) as PreparedText,
       warmup: plan.warmup,
-      passes: passesOfRound(plan.passes, plan.rounds, round),
+      passes: plan.looks ? 1 : passesOfRound(plan.passes, plan.rounds, round),
       engine: engineSpec(arm.condition, arm.voice.name, plan.engines),
     },
     timeouts: ctx.timeouts,
@@ -100,6 +103,8 @@ function voiceSteps(state: RoundState, voice: number, position: { next: number }
     const arm = arms[i] as ArmPlan;
     const mine = runs.get(arm.key) ?? [];
     position.next += 1;
+    // A sequential run stops an arm once no open question needs it.
+    if (state.seq && !state.seq.runs(arm, round)) continue;
     if (mine.some((r) => r.round === round)) {
       ran.push(armLabel(arm));
       continue;
@@ -118,14 +123,8 @@ function voiceSteps(state: RoundState, voice: number, position: { next: number }
 }
 
 /** One round: voice by voice, each voice's arms back to back, loaded together where memory allows. */
-async function runRound(
-  plan: Plan,
-  round: number,
-  runs: Map<string, RoundRun[]>,
-  ctx: ExecuteContext,
-  count: { index: number; total: number },
-): Promise<string[]> {
-  const state: RoundState = { plan, round, runs, ctx, count };
+async function runRound(state: RoundState): Promise<string[]> {
+  const { plan, round, runs, ctx, count } = state;
   const ran: string[] = [];
   const position = { next: 0 };
   for (const voice of voiceSequence(plan.voices.length, round)) {
@@ -196,27 +195,45 @@ export function heldFromResume(plan: Pick<Plan, 'arms' | 'resumed'>): Array<Roun
   return kept;
 }
 
-/** Every round, planned then added for --precision, with what a resumed run already holds. */
+/** Every round of a fixed run, or a sequential run's rounds until it stops; with what a resumed run already holds. */
 export async function executeRounds(plan: Plan, ctx: ExecuteContext): Promise<Executed> {
   const runs = new Map<string, RoundRun[]>(plan.arms.map((a) => [a.key, []]));
   for (const e of heldFromResume(plan)) runs.get(e.key)?.push({ round: e.round, order: e.order, run: e.run });
-  const count = { index: finishedRounds(runs), total: plan.arms.length * plan.rounds };
+  const seq = plan.looks ? new SequentialRun({ ...plan, looks: plan.looks }) : undefined;
+  const firstRounds = seq ? (seq.looks[0] ?? plan.rounds) : plan.rounds;
+  const count = { index: finishedRounds(runs), total: plan.arms.length * firstRounds };
   const order: Archive['manches'] = [];
-  const roundMs: number[] = [];
-  const precision: { target?: PrecisionTarget } = {};
+  const timing = { ms: 0, armRounds: 0 };
   for (let round = 1; ; round += 1) {
-    if (round > plan.rounds) {
-      const stop = stopReason(
-        plan,
+    if (!seq && round > plan.rounds)
+      return {
         runs,
-        { done: round - 1, elapsedMs: performance.now() - ctx.startedMs, roundMs },
-        precision,
-      );
-      if (stop) return { runs, order, stop };
-      count.total += plan.arms.length;
-    }
+        order,
+        stop: { raison: 'planned', manches: round - 1, detail: `the ${round - 1} planned round(s) ran` },
+      };
     const t0 = performance.now();
-    order.push({ manche: round, ordre: await runRound(plan, round, runs, ctx, count) });
-    roundMs.push(performance.now() - t0);
+    const before = count.index;
+    order.push({ manche: round, ordre: await runRound({ plan, round, runs, ctx, count, seq }) });
+    timing.ms += performance.now() - t0;
+    timing.armRounds += count.index - before;
+    if (!seq) continue;
+    const outcome = seq.after(round, runs, {
+      elapsedMs: performance.now() - ctx.startedMs,
+      msPerArmRound: timing.ms / Math.max(1, timing.armRounds),
+      budgetMs: (plan.maxMinutes ?? Infinity) * 60_000,
+    });
+    const j = seq.looks.indexOf(round);
+    if (j >= 0 || outcome.stop)
+      ctx.onProgress?.({
+        kind: 'look',
+        look: j + 1,
+        looks: seq.looks.length,
+        round,
+        open: outcome.open,
+        stop: outcome.stop?.detail,
+      });
+    if (outcome.stop) return { runs, order, stop: outcome.stop, sequential: seq };
+    const nextLook = seq.looks.find((n) => n > round) ?? round + 1;
+    count.total = count.index + plan.arms.filter((a) => seq.runs(a, round + 1)).length * (nextLook - round);
   }
 }

@@ -34,26 +34,30 @@ export type Progress =
       state: string;
       message?: string;
     }
+  /** A sequential run looked (look 0: a stop between looks): the questions still open, and why it stops if it does. */
+  | { kind: 'look'; look: number; looks: number; round: number; open: string[]; stop?: string }
   /** Every round ran: each arm, whole, once, in plan order. */
   | { kind: 'arm-end'; index: number; total: number; arm: ArmRecord };
 
 export interface RunArmsOptions {
-  /** Timed passes per arm (default 6), split between the rounds. */
+  /**
+   * The run's number (default 6). With `rounds`, the timed passes per arm, split between them. Without
+   * it, where the run has questions to answer (each K-process layout against 1 process x K threads,
+   * pinned against free), it sets the looks of the sequential run: the first after two thirds of it,
+   * then every third (4, 6, 8, 10, 12 for 6), one timed pass per arm per round.
+   */
   passes?: number;
   /** Untimed passes each time an arm's streams start, in every round (default 1). */
   warmup?: number;
-  /** Rounds: each runs every arm once, a voice's arms back to back (default: as many as the passes, one pass each). */
+  /** Rounds, fixed: each runs every arm once, a voice's arms back to back; nothing is added or stopped early. */
   rounds?: number;
   /** Seed of the rounds' order (default: drawn at random, archived and printed, so a run can be repeated with it). */
   seed?: number;
   /** Within ±this % two layouts are called equivalent (default 6). */
   margin?: number;
-  /**
-   * After a pilot (the planned rounds, at least 6), run the rounds its spread calls for to bring
-   * every layout ratio's 95% interval within ±this % (or what the time allows).
-   */
+  /** Retired: a sequential run stops when its questions are answered. Given, it is refused with what to use instead. */
   precision?: number;
-  /** The time budget, in minutes, within which rounds are added for --precision (default 30 when precision is asked). */
+  /** The time budget of a sequential run, settling included, in minutes (default 10); with `rounds`, none unless given. */
   maxMinutes?: number;
   /** A name for this machine in summaries (archived as `etiquette`). */
   label?: string;

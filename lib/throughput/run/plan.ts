@@ -22,6 +22,9 @@ import type { RunArmsOptions } from './options.js';
 import { checkLabel } from '../../measure/label.js';
 import { readPartial, resumeDifferences, type PartialHeader, type PartialRun } from './resume.js';
 import { fingerprint, loadText, type TextSource } from '../../voice/text-source.js';
+import { lookRounds, questionLevel, ALPHA_PER_VOICE } from '../sequential/design.js';
+import { presetQuestions } from '../sequential/rule.js';
+import { conditionShape } from '../sequential/shapes.js';
 
 export interface ArmPlan {
   key: string;
@@ -36,6 +39,8 @@ export interface Plan {
   seed: number;
   precisionPct: number | null;
   maxMinutes: number | null;
+  /** A sequential run's looks (rounds after which it judges its questions); null for a fixed run. */
+  looks: number[] | null;
   /** Within ±this % two layouts are called equivalent. */
   marginPct: number;
   settleSeconds: number;
@@ -63,16 +68,33 @@ function checkCount(value: number | undefined, option: string, min: number): voi
   }
 }
 
+/** Sequential where nothing fixes the rounds and the arms set a question (a resumed run keeps its kind). */
+function isSequential(
+  options: RunArmsOptions,
+  h: PartialHeader | undefined,
+  conditions: readonly Condition[],
+): boolean {
+  if (h) return h.sequential === true;
+  return options.rounds === undefined && presetQuestions(conditions, (c) => conditionShape(c)).length > 0;
+}
+
 /** The counts of the protocol: what was asked, else what the resumed run had, else the defaults. */
-function counts(options: RunArmsOptions, h: PartialHeader | undefined) {
+function counts(options: RunArmsOptions, h: PartialHeader | undefined, sequential: boolean) {
   const passes = options.passes ?? h?.passes ?? 6;
   const warmup = options.warmup ?? h?.warmup ?? 1;
   checkCount(passes, 'passes', 1);
   checkCount(warmup, '--warmup', 0);
   checkCount(options.rounds, '--rounds', 1);
+  if (options.precision !== undefined)
+    throw new PiperParallelError(
+      'USAGE',
+      '--precision was retired: a run without --rounds now stops when its questions are answered; ' +
+        'bound it with --max-minutes M, or fix its cost with --rounds R',
+    );
+  const looks = sequential ? lookRounds(passes) : null;
   // One pass per arm per round: the more rounds, the more the interval's degrees of freedom.
-  const rounds = options.rounds ?? h?.rounds ?? passes;
-  if (rounds > passes)
+  const rounds = looks ? (looks.at(-1) ?? passes) : (options.rounds ?? h?.rounds ?? passes);
+  if (!looks && rounds > passes)
     throw new PiperParallelError(
       'USAGE',
       `--rounds ${rounds} is more than the ${passes} passes to split between them; give at most ${passes} rounds, or more passes`,
@@ -80,13 +102,8 @@ function counts(options: RunArmsOptions, h: PartialHeader | undefined) {
   // Drawn at random by default, so reruns do not repeat the same orders; archived and printed.
   const seed = options.seed ?? h?.seed ?? randomInt(1, 2 ** 31 - 1);
   checkCount(seed, '--seed', 0);
-  const precisionPct = options.precision ?? h?.precisionPct ?? null;
-  if (precisionPct !== null && !(Number.isFinite(precisionPct) && precisionPct > 0))
-    throw new PiperParallelError(
-      'USAGE',
-      `--precision must be a percentage above 0, got ${precisionPct}; e.g. --precision 5`,
-    );
-  const maxMinutes = options.maxMinutes ?? h?.maxMinutes ?? (precisionPct !== null ? 30 : null);
+  const precisionPct = null;
+  const maxMinutes = options.maxMinutes ?? h?.maxMinutes ?? (looks ? DEFAULT_BUDGET_MINUTES : null);
   if (maxMinutes !== null && !(Number.isFinite(maxMinutes) && maxMinutes > 0))
     throw new PiperParallelError(
       'USAGE',
@@ -100,7 +117,35 @@ function counts(options: RunArmsOptions, h: PartialHeader | undefined) {
     );
   const settleSeconds = options.settleSeconds ?? 30;
   checkCount(settleSeconds, '--settle', 0);
-  return { passes, warmup, rounds, seed, precisionPct, maxMinutes, marginPct, settleSeconds };
+  return { passes, warmup, rounds, seed, precisionPct, maxMinutes, marginPct, settleSeconds, looks };
+}
+
+/** A sequential run's budget, settling included, unless --max-minutes says otherwise. */
+export const DEFAULT_BUDGET_MINUTES = 10;
+
+/** The archive's account of the sequential rule: the looks, the level each uses, the chance spent by each. */
+function sequentialBlock(
+  c: ReturnType<typeof counts>,
+  conditions: readonly Condition[],
+): Archive['protocole']['sequentiel'] {
+  if (!c.looks) return undefined;
+  const questions = presetQuestions(conditions, (x) => conditionShape(x)).length;
+  const level = questionLevel(c.looks, questions);
+  return {
+    nombre: c.passes,
+    regards_manches: c.looks,
+    questions_par_voix: questions,
+    alpha_par_voix: ALPHA_PER_VOICE,
+    confiance_par_regard: level.confidence,
+    alpha_depense_cumule: level.spentAlpha.map((a) => a * questions),
+    budget_minutes: c.maxMinutes,
+    regle:
+      'repeated confidence intervals at one level for every look (calibrated by seeded simulation so that a ' +
+      "question's intervals at all looks hold together at 5% / its voice's questions); a question closes " +
+      'when its interval excludes 1 or lies within the margin, or when even the last look could not settle ' +
+      'it at the spread seen; arms no open question needs stop; the run stops when none is open, at the ' +
+      'last look, or when the next look would pass the budget',
+  };
 }
 
 /** The voices, resolved (built if synthetic and missing); a resumed run refuses a voice that changed. */
@@ -184,6 +229,7 @@ function protocol(
     commande: command,
     session_onnxruntime: PIPER_SESSION_LABEL,
     manches_prevues: c.rounds,
+    ...(c.looks ? { sequentiel: sequentialBlock(c, conditions) } : {}),
     graine: c.seed,
     precision_pct: c.precisionPct,
     minutes_max: c.maxMinutes,
@@ -213,7 +259,6 @@ export async function planRun(options: RunArmsOptions): Promise<Plan> {
   const label = checkLabel(options.label);
   const resumed = options.resume ? await readPartial(path.resolve(options.resume)) : undefined;
   const h = resumed?.header;
-  const c = counts(options, h);
   // A resumed run's archives live beside its .partial folder unless told otherwise.
   const outDir = path.resolve(options.outDir ?? (resumed ? path.dirname(path.dirname(resumed.file)) : 'measurements'));
   const places = voicePlaces(options.voicesDir);
@@ -229,6 +274,7 @@ export async function planRun(options: RunArmsOptions): Promise<Plan> {
     options.conditions ?? (Object.values(choice).some((v) => v !== undefined) ? expandConditions(choice) : undefined);
   if (options.conditions) checkEngines(options.conditions);
   const conditions = conditionsAsked ?? h?.conditions ?? expandConditions({});
+  const c = counts(options, h, isSequential(options, h, conditions));
   const text =
     h && !options.textFile && !options.lines
       ? { source: h.text.source, lines: h.text.lines, ...fingerprint(h.text.lines) }
@@ -286,6 +332,7 @@ export async function planRun(options: RunArmsOptions): Promise<Plan> {
     precisionPct: c.precisionPct,
     maxMinutes: c.maxMinutes,
     marginPct: c.marginPct,
+    sequential: c.looks !== null,
     conditions,
     text: { source: text.source, lines: text.lines, sha256: text.sha256 },
     voices: voices.map((v) => ({

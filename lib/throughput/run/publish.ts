@@ -11,6 +11,7 @@ import type { Executed } from './execute.js';
 import type { Progress, RunResult } from './options.js';
 import type { Plan } from './plan.js';
 import { recordArms } from './rounds.js';
+import { questionRecords } from './question-records.js';
 
 /** The voices as the archive lists them. */
 export function archiveVoices(plan: Plan): Archive['voix'] {
@@ -21,6 +22,17 @@ export function archiveVoices(plan: Plan): Archive['voix'] {
     taille_octets: v.sizeBytes,
     frequence_hz: v.config.audio.sample_rate,
   }));
+}
+
+/** The verdict, and a sequential run's questions with the level of its looks. */
+function verdictOf(plan: Plan, executed: Executed, bras: Archive['bras']): Archive['verdict'] {
+  const seq = executed.sequential;
+  const verdict = buildVerdict(bras, plan.cores.length, {
+    marginPct: plan.marginPct,
+    engines: plan.protocole.moteurs,
+    ...(seq ? { sequential: { confidence: (v: string) => seq.confidence(v) } } : {}),
+  });
+  return seq ? { ...verdict, questions: questionRecords(seq, executed.runs, plan) } : verdict;
 }
 
 function archiveOf(plan: Plan, executed: Executed): Archive {
@@ -43,7 +55,7 @@ function archiveOf(plan: Plan, executed: Executed): Archive {
     protocole: plan.protocole,
     voix: archiveVoices(plan),
     bras,
-    verdict: buildVerdict(bras, plan.cores.length, { marginPct: plan.marginPct, engines: plan.protocole.moteurs }),
+    verdict: verdictOf(plan, executed, bras),
     controle_tenu: bras.length > 0 && bras.every((a) => a.controle_tenu),
     interrompu: plan.resumed !== undefined,
     manches: executed.order,

@@ -18,6 +18,8 @@ export const PartialHeaderSchema = z.object({
   seed: z.number().int(),
   precisionPct: z.number().nullable(),
   maxMinutes: z.number().nullable(),
+  /** A sequential run (looks, stops when answered); absent in partial files from before it: fixed. */
+  sequential: z.boolean().optional(),
   /** Absent in partial files from before --margin. */
   marginPct: z.number().optional(),
   conditions: z.array(ConditionSchema),

@@ -19,6 +19,8 @@ export interface VerdictOptions {
   marginPct?: number;
   /** The engines' versions, named in engine sentences. */
   engines?: EngineVersions;
+  /** A sequential run: each voice's interval level (that of its looks); its questions are the pairs quoted. */
+  sequential?: { confidence: (voice: string) => number };
 }
 
 const groupOf = (a: ArmRecord): GroupTag => {
@@ -43,7 +45,10 @@ export function buildVerdict(arms: readonly ArmRecord[], cores: number, options:
       if (voiceArms.length === 0) continue;
       const ks = [...new Set(voiceArms.map((a) => a.flux_simultanes))].sort((a, b) => a - b);
       for (const k of ks.some((k) => k > 1) ? ks.filter((k) => k > 1) : ks) {
-        const r = rankLayouts(voiceArms, k, cores, labelled ? g : undefined, marginPct);
+        const r = rankLayouts(voiceArms, k, cores, labelled ? g : undefined, {
+          marginPct,
+          sequential: options.sequential !== undefined,
+        });
         if (r) family.push(r);
       }
       passage.push(...scaling(voiceArms, cores, labelled ? g.label : undefined));
@@ -57,6 +62,7 @@ export function buildVerdict(arms: readonly ArmRecord[], cores: number, options:
     adjustFamily(
       [...family.flatMap((r) => r.quoted), ...paired.flatMap((p) => (p.scored ? [p.scored] : []))],
       marginPct,
+      options.sequential?.confidence(v),
     );
     ranked.push(...family);
     engines.push(...paired);

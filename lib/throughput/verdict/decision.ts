@@ -3,7 +3,7 @@
  * answer on its family interval (the one its sentence quotes), in as few words as it can take.
  */
 import { signedPercent } from './labels.js';
-import type { Pair } from './pair.js';
+import { nonInferior, type Pair } from './pair.js';
 
 /** The block says once that one worker serves the K in turn; its lines name the layout alone. */
 const bare = (layout: string): string => layout.replace(/, serving the \d+ one after another$/, '');
@@ -29,6 +29,11 @@ export function pairAnswer(p: Pair, marginPct: number): string {
   const figure = `${signedPercent(ratio)} ${interval(ic)}`;
   if (resolved) return `run ${first}: ${figure} over ${second}`;
   if (equivalent) return `${first} or ${second}: no difference larger than ${marginPct}% (${figure})`;
+  const protects = nonInferior(f ? f.ic : p.rapport_ic95, marginPct);
+  if (protects) {
+    const [kept, other] = protects === 'a' ? [p.a, p.b] : [p.b, p.a];
+    return `${bare(kept)} not slower than ${bare(other)} by more than ${marginPct}% (${first} ${figure} over ${second})`;
+  }
   return `${first} against ${second}: ${figure}, not resolved`;
 }
 
@@ -60,11 +65,19 @@ export function bestAnswer(top: Pair, marginPct: number, rivals?: readonly Pair[
  */
 export function decisionLine(
   head: string,
-  { question, top, rivals }: { question: Pair | undefined; top: Pair | undefined; rivals?: Pair[] },
+  d: {
+    question: Pair | undefined;
+    top: Pair | undefined;
+    rivals?: Pair[];
+    /** A sequential run's questions, set before it ran, in place of `question`; with what each still needs. */
+    questions?: Array<{ pair: Pair; more?: string }>;
+  },
   marginPct: number,
 ): string | undefined {
-  const parts: string[] = [];
-  if (question) parts.push(pairAnswer(question, marginPct));
+  const { top, rivals } = d;
+  const questions = d.questions ?? (d.question ? [{ pair: d.question }] : []);
+  const parts = questions.map((q) => pairAnswer(q.pair, marginPct) + (q.more ?? ''));
+  const question = questions.find((q) => q.pair === top)?.pair;
   // The question already quotes the top pair: the best line then only says whether it is best.
   if (top && top === question && rivals)
     parts.push(
@@ -72,7 +85,7 @@ export function decisionLine(
         ? `best ${ahead(top).first}, resolved above every other layout`
         : bestAnswer(top, marginPct, rivals),
     );
-  else if (top && top !== question) parts.push(bestAnswer(top, marginPct, rivals));
+  else if (top && !question) parts.push(bestAnswer(top, marginPct, rivals));
   return parts.length > 0 ? `${head}${parts.join('; ')}` : undefined;
 }
 

@@ -5,6 +5,9 @@ import { armCentre, armVoiceLabel, layoutLabel } from './labels.js';
 import { atConfidence, pairPhrase, scorePair, type Pair, type ScoredPair } from './pair.js';
 import { minOf } from '../../core/extremes.js';
 import { decisionLine } from './decision.js';
+import { presetQuestions } from '../sequential/rule.js';
+import { recordShape } from '../sequential/shapes.js';
+import { roundsToSettle } from '../sequential/answer.js';
 
 /** A layout's one request alone, without the serving order. */
 const alone = (c: { disposition: string; debit_par_requete: number | null }): string =>
@@ -25,6 +28,8 @@ export interface RankedLayouts {
   short: string;
   /** The deployment question's pair, and the best against the runner-up. */
   question: ScoredPair | undefined;
+  /** A sequential run: its questions' pairs (set before it ran), quoted in place of the two above. */
+  preset?: ScoredPair[];
   top: ScoredPair | undefined;
   tail: string[];
 }
@@ -60,8 +65,9 @@ export function rankLayouts(
   k: number,
   cores: number,
   group: GroupTag | undefined,
-  marginPct: number,
+  o: { marginPct: number; sequential?: boolean },
 ): RankedLayouts | undefined {
+  const { marginPct } = o;
   // k simultaneous workers, or one worker taking the k requests in turn (each waits for the ones before it).
   const candidates = voiceArms.filter((a) => a.flux_simultanes === k || a.flux_simultanes === 1);
   if (candidates.length === 0) return undefined;
@@ -85,12 +91,16 @@ export function rankLayouts(
     ic95: a.debit_agrege_ic95,
     debit_par_requete: perRequest(a),
   }));
-  const scored = kept.flatMap((a, i) =>
-    kept.slice(i + 1).map((b) => scorePair(a, b, [layoutLabel(a, k), layoutLabel(b, k)], marginPct)),
-  );
+  const arms = kept.flatMap((a, i) => kept.slice(i + 1).map((b) => [a, b] as const));
+  const scored = arms.map(([a, b]) => scorePair(a, b, [layoutLabel(a, k), layoutLabel(b, k)], marginPct));
   const top = scored[0];
   const question = questionPair(kept, scored, k);
-  const quoted = [top, question].filter((s, i, all): s is ScoredPair => s !== undefined && all.indexOf(s) === i);
+  // A sequential run quotes the questions it set before it ran: no pair picked from the data.
+  const preset = o.sequential
+    ? scored.filter((_, i) => presetQuestions(arms[i] ?? [], recordShape).some((q) => q.k === k))
+    : undefined;
+  const quoted =
+    preset ?? [top, question].filter((s, i, all): s is ScoredPair => s !== undefined && all.indexOf(s) === i);
   const rounds = minOf(kept.map((a) => a.debit_agrege_manches.filter((v) => v !== null).length));
   const tail: string[] = [];
   if (classement.length > 1)
@@ -122,6 +132,7 @@ export function rankLayouts(
     short,
     question: decided ? question : undefined,
     top: decided ? top : undefined,
+    ...(preset ? { preset: decided ? preset : [] } : {}),
     tail,
   };
 }
@@ -140,6 +151,13 @@ export function layoutsPhrase(r: RankedLayouts, marginPct: number, minRounds: nu
       `Too few rounds to decide: ${r.rounds} round${r.rounds === 1 ? '' : 's'}, and an interval that ` +
         `holds the drift between rounds needs at least ${minRounds}; run again with --rounds ${minRounds} or more.`,
     );
+  } else if (top && r.preset) {
+    const level = r.quoted[0]?.pair.famille?.confiance;
+    if (level !== undefined)
+      parts.push(
+        `The questions set before the run, at its looks' level (${(100 * level).toFixed(2)}% each), so that this voice's hold together at 95% over every look:`,
+      );
+    for (const q of r.quoted) parts.push(pairPhrase(q.pair, marginPct));
   } else if (top) {
     const size = top.pair.famille?.taille ?? 1;
     if (size > 1)
@@ -173,10 +191,12 @@ export function layoutsPhrase(r: RankedLayouts, marginPct: number, minRounds: nu
 export function bestRivals(r: RankedLayouts, marginPct: number): Pair[] | undefined {
   const top = r.scored[0];
   if (!top) return undefined;
-  const family = { taille: top.pair.famille?.taille ?? 1, confiance: top.pair.famille?.confiance ?? 0.95 };
+  // The family's level: the top pair's own when it is quoted, else any quoted pair's (a sequential run's).
+  const f = top.pair.famille ?? r.quoted[0]?.pair.famille;
+  const family = { taille: f?.taille ?? 1, confiance: f?.confiance ?? 0.95 };
   return r.scored
     .filter((s) => s.pair.a === top.pair.a)
-    .map((s) => (s === top ? top.pair : atConfidence(s, family, marginPct)))
+    .map((s) => (s.pair.famille ? s.pair : atConfidence(s, family, marginPct)))
     .filter((p) => !(p.famille?.ic && p.famille.ic[0] > 1));
 }
 
@@ -187,11 +207,20 @@ function decisionOf(r: RankedLayouts, marginPct: number, minRounds: number): str
   if (classement.length === 1) return `${r.short}only ${classement[0]?.disposition} held its controls`;
   if (r.rounds < minRounds)
     return `${r.short}too few rounds to decide (${r.rounds}); run again with --rounds ${minRounds} or more`;
+  const questions = r.preset?.map((s) => ({ pair: s.pair, more: moreRounds(s, marginPct) }));
   return (
     decisionLine(
       r.short,
-      { question: r.question?.pair, top: r.top?.pair, rivals: bestRivals(r, marginPct) },
+      { question: r.question?.pair, top: r.top?.pair, rivals: bestRivals(r, marginPct), questions },
       marginPct,
     ) ?? `${r.short}nothing to compare`
   );
+}
+
+/** For a question left open: about how many more rounds would settle it, at its spread and level. */
+function moreRounds(s: ScoredPair, marginPct: number): string {
+  const f = s.pair.famille;
+  if (!f || f.tranche || f.equivalent) return '';
+  const n = roundsToSettle(s.logs, f.confiance, marginPct);
+  return n === null ? '' : `: about ${Math.max(1, n - s.logs.length)} more round(s) would settle it`;
 }

@@ -78,10 +78,13 @@ export function atConfidence(s: ScoredPair, family: { taille: number; confiance:
   };
 }
 
-/** Widen every quoted pair of one family together: each at 1 - 5%/size (Bonferroni). */
-export function adjustFamily(family: readonly ScoredPair[], marginPct: number): void {
+/**
+ * Widen every quoted pair of one family together: each at 1 - 5%/size (Bonferroni), or, in a
+ * sequential run, at the level of its looks (which already shares the voice's 5% between them).
+ */
+export function adjustFamily(family: readonly ScoredPair[], marginPct: number, sequentialConfidence?: number): void {
   const size = family.length;
-  const confidence = 1 - 0.05 / Math.max(1, size);
+  const confidence = sequentialConfidence ?? 1 - 0.05 / Math.max(1, size);
   for (const s of family) {
     const ic = ratioInterval(s.logs, confidence);
     s.pair.famille = {
@@ -110,10 +113,28 @@ export function pairPhrase(p: Pair, marginPct: number): string {
   if (resolved) return `${p.a}: ${signedPercent(p.rapport)}${bounds(ic)} over ${p.b}.`;
   if (equivalent)
     return `${p.a} and ${p.b} do not differ by more than ${marginPct}%: ${signedPercent(p.rapport)}${bounds(ic)}.`;
+  const protects = nonInferior(ic, marginPct);
+  if (protects)
+    return (
+      `${protects === 'a' ? p.a : p.b} is not slower than ${protects === 'a' ? p.b : p.a} by more than ${marginPct}%: ` +
+      `${signedPercent(p.rapport)}${bounds(ic)} for ${p.a} over ${p.b}, no winner.`
+    );
   return (
     `${p.a}: ${signedPercent(p.rapport)}${bounds(ic)} over ${p.b}, not resolved (the interval holds ` +
     `no difference, and differences larger than ${marginPct}%).`
   );
+}
+
+/**
+ * Non-inferiority: the lower bound at or above 1 - m ('a' is not slower than 'b' by more than the
+ * margin), or the upper bound at or below 1 / (1 - m) ('b' not slower than 'a'); undefined otherwise.
+ */
+export function nonInferior(ic: [number, number] | null, marginPct: number): 'a' | 'b' | undefined {
+  const m = marginPct / 100;
+  if (!ic) return undefined;
+  if (ic[0] >= 1 - m) return 'a';
+  if (ic[1] <= 1 / (1 - m)) return 'b';
+  return undefined;
 }
 
 /** Whether the verdict answered the pair: a difference or an equivalence, on its family interval. */

@@ -23,6 +23,7 @@ describe('runArms end to end (synthetic voice, one short sentence, 2 passes)', (
     const r = await runArms({
       settleSeconds: 0,
       passes: 2,
+      rounds: 2,
       warmup: 1,
       voices: ['synthetic-siwis-medium'],
       lines: ['Oui.', 'Non merci.'],
@@ -241,19 +242,19 @@ describe('runArms end to end (synthetic voice, one short sentence, 2 passes)', (
     );
   });
 
-  it("--precision runs the rounds the pilot's spread calls for, or what the budget allows, and says why it stopped", async () => {
-    // Spinning single streams, 0.3 s of "audio" per 200 ms pass, declared T=1 and T=2: the ratio is steady
-    // round to round, and no control depends on how busy this machine is (a quiet CPU reader, K=1 only).
+  it('a sequential run stops at the look that answers its question, and within its budget, saying why', async () => {
+    // Spinning streams, 0.3 s of "audio" per 200 ms pass: 2 processes give twice what 1 process
+    // declared T=2 gives, round after round; a quiet CPU reader, so no control depends on this machine.
     const spin = new ProcessAdapter({ entry: SPIN, args: () => ['normal', '200'] });
     const quiet = { snapshot: () => ({ systemBusyTicks: 0, ownTicks: 0, atMs: performance.now() }) };
     const conditions = [
       { flux: 1, fils: 1, affinite: false, isolation: 'process' as const },
+      { flux: 2, fils: 1, affinite: false, isolation: 'process' as const },
       { flux: 1, fils: 2, affinite: false, isolation: 'process' as const },
     ];
     const base = {
       settleSeconds: 0,
       passes: 3,
-      rounds: 3,
       warmup: 0,
       voices: ['synthetic-siwis-medium'],
       lines: ['Oui.'],
@@ -262,29 +263,38 @@ describe('runArms end to end (synthetic voice, one short sentence, 2 passes)', (
       cpuSampler: quiet,
       conditions,
     };
-    const loose = await runArms({ ...base, outDir: tempDir('out'), precision: 60 });
-    assert.equal(
-      loose.archive.controle_tenu,
-      true,
-      JSON.stringify(loose.archive.bras.map((b) => b.controles.filter((c) => !c.held))),
-    );
-    assert.equal(loose.archive.verdict.comparaisons[0]?.paires.length, 1);
-    // 3 planned rounds, run on to the 6-round pilot, whose narrow ratio needs no more.
-    assert.equal(loose.archive.arret.raison, 'precise');
-    assert.equal(loose.archive.arret.manches, 6);
+    const looks: string[] = [];
+    const answered = await runArms({
+      ...base,
+      outDir: tempDir('out'),
+      onProgress: (e) => void (e.kind === 'look' && looks.push(`${e.look}:${e.open.length}:${e.stop ?? ''}`)),
+    });
+    const a = answered.archive;
+    assert.equal(a.controle_tenu, true, JSON.stringify(a.bras.map((b) => b.controles.filter((c) => !c.held))));
+    assert.deepEqual(a.protocole.sequentiel?.regards_manches, [3, 4, 5, 6, 7]);
+    // The ratio is 2 with little spread: answered at the first look, after 3 rounds, and the run stops there.
+    assert.deepEqual([a.arret.raison, a.arret.manches, a.manches.length], ['answered', 3, 3]);
+    assert.deepEqual(looks, ['1:0:every question answered after 3 round(s)']);
+    const [q] = a.verdict.questions ?? [];
+    assert.deepEqual([q?.genre, q?.reponse, q?.regard, q?.manches], ['deployment', 'winner', 1, 3]);
+    assert.ok((q?.rapport ?? 0) > 1.5 && (q?.ic?.[0] ?? 0) > 1, JSON.stringify(q));
     assert.match(
-      loose.archive.arret.detail,
-      /^6 round\(s\): the 6-round pilot's spread called for 6 round\(s\) to bring every layout ratio's 95% interval within ±60% \(two-stage rule/,
+      a.verdict.comparaisons[0]?.decision ?? '',
+      /run 2 processes x 1 thread, free: \+\d+% \[\+\d+%, \+\d+%\] over 1 process x 2 threads/,
     );
-    // A 0.01-minute budget leaves no time for a fourth round: the pilot is cut short, and it says so.
-    const strict = await runArms({ ...base, outDir: tempDir('out'), precision: 0.001, maxMinutes: 0.01 });
-    assert.equal(strict.archive.arret.raison, 'time');
-    assert.equal(strict.archive.manches.length, 3);
+    // A 0.01-minute budget: no second round fits; it stops after one, says why, and answers nothing.
+    const cut = await runArms({ ...base, outDir: tempDir('out'), maxMinutes: 0.01 });
+    assert.deepEqual([cut.archive.arret.raison, cut.archive.manches.length], ['time', 1]);
     assert.match(
-      strict.archive.arret.detail,
-      /^the --precision pilot needs 6 rounds; another round \(about \d+ s\) would pass the 0\.01-minute budget after 3$/,
+      cut.archive.arret.detail,
+      /^another round \(about \d+ s\) would pass the 0\.01-minute budget after 1 round\(s\)$/,
     );
-    assert.deepEqual([strict.archive.protocole.precision_pct, strict.archive.protocole.minutes_max], [0.001, 0.01]);
+    assert.equal(cut.archive.verdict.questions?.[0]?.reponse, 'not-resolved');
+    // --rounds fixes the run: exactly the rounds asked, no look.
+    const fixed = await runArms({ ...base, rounds: 2, passes: 2, outDir: tempDir('out') });
+    assert.deepEqual([fixed.archive.arret.raison, fixed.archive.manches.length], ['planned', 2]);
+    assert.equal(fixed.archive.protocole.sequentiel, undefined);
+    assert.equal(fixed.archive.verdict.questions, undefined);
   });
 
   it('refuses bad input before measuring anything', async () => {
@@ -305,11 +315,11 @@ describe('runArms end to end (synthetic voice, one short sentence, 2 passes)', (
       /--rounds 3 is more than the 2 passes to split between them/,
     );
     await assert.rejects(runArms({ rounds: 0, outDir }), /--rounds must be a whole number >= 1, got 0/);
-    await assert.rejects(runArms({ precision: 0, outDir }), /--precision must be a percentage above 0, got 0/);
     await assert.rejects(
-      runArms({ precision: 5, maxMinutes: -1, outDir }),
-      /--max-minutes must be a number of minutes above 0/,
+      runArms({ precision: 5, outDir }),
+      /--precision was retired: a run without --rounds now stops when its questions are answered; bound it with --max-minutes M, or fix its cost with --rounds R/,
     );
+    await assert.rejects(runArms({ maxMinutes: -1, outDir }), /--max-minutes must be a number of minutes above 0/);
     await assert.rejects(
       runArms({ margin: 0, outDir }),
       /--margin must be a percentage between 0 and 50, got 0; e.g. --margin 6/,
@@ -330,11 +340,17 @@ describe('runArms end to end (synthetic voice, one short sentence, 2 passes)', (
     const seeds: number[] = [];
     for (let i = 0; i < 3; i += 1) seeds.push((await planRun(options)).seed);
     assert.equal(new Set(seeds).size, 3, `seeds ${seeds.join(', ')}`);
-    const given = await planRun({ ...options, seed: 42, passes: 4, margin: 3 });
+    const given = await planRun({ ...options, seed: 42, passes: 4, rounds: 4, margin: 3 });
     assert.deepEqual(
       [given.seed, given.protocole.graine, given.rounds, given.marginPct, given.protocole.marge_equivalence_pct],
       [42, 42, 4, 3, 3],
     );
+    assert.equal(given.looks, null);
+    // Without --rounds the default conditions make a sequential run: looks after 2N/3, then every N/3 rounds.
+    const sequential = await planRun({ ...options, passes: 6 });
+    assert.deepEqual([sequential.looks, sequential.rounds, sequential.maxMinutes], [[4, 6, 8, 10, 12], 12, 10]);
+    assert.deepEqual(sequential.protocole.sequentiel?.regards_manches, [4, 6, 8, 10, 12]);
+    assert.equal(sequential.protocole.sequentiel?.questions_par_voix, 3);
     assert.equal((await planRun(options)).marginPct, 6);
   });
 });
@@ -345,6 +361,7 @@ describe('runArms with thread isolation (piscina workers, SharedArrayBuffer barr
     const r = await runArms({
       settleSeconds: 0,
       passes: 2,
+      rounds: 2,
       warmup: 1,
       voices: ['synthetic-siwis-medium'],
       lines: ['Bonjour tout le monde.'],

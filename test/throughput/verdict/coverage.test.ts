@@ -9,7 +9,6 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { median } from '../../../lib/measure/stats.js';
 import { Prng } from '../../../lib/core/prng.js';
-import { MAX_ROUNDS, MIN_PILOT_ROUNDS, roundsNeeded } from '../../../lib/throughput/run/precision.js';
 import { ratioInterval } from '../../../lib/throughput/verdict/index.js';
 
 const rng = new Prng(2027);
@@ -105,35 +104,6 @@ describe('coverage of the layout ratio under realistic noise (seeded simulation)
       if (passes > 1) assert.ok(broken / trials < 0.9, figures.at(-1));
     }
     t.diagnostic(`coverage of 1.25 over ${trials} runs: ${figures.join('; ')}`);
-  });
-
-  it('--precision 5: the two-stage rule with its 6-round pilot keeps 95% and resolves equal layouts <= 5%; a 3-round pilot does not', (t) => {
-    const trials = 3000;
-    const pct = 5;
-    /** The rule: the pilot's interval sets the rounds once, the interval is then taken over all of them. */
-    const run = (ratio: number, pilot: number): [number, number] | null => {
-      const logs = paired(simulate(ratio, MAX_ROUNDS, 1));
-      const first = logs.slice(0, pilot);
-      const ic = ratioInterval(first, 0.95);
-      const n = ic
-        ? Math.min(MAX_ROUNDS, roundsNeeded(pilot, Math.log(ic[1]) - first.reduce((x, y) => x + y, 0) / pilot, pct))
-        : pilot;
-      return ratioInterval(logs.slice(0, n), 0.95);
-    };
-    const rate = (f: () => boolean): number => Array.from({ length: trials }, f).filter(Boolean).length / trials;
-    const resolved = (ic: [number, number] | null): boolean => ic !== null && (ic[0] > 1 || ic[1] < 1);
-    const figures = [MIN_PILOT_ROUNDS, 3].map((pilot) => ({
-      pilot,
-      cover: rate(() => covers(run(1.25, pilot), 1.25)),
-      equal: rate(() => resolved(run(1, pilot))),
-    }));
-    t.diagnostic(
-      `over ${trials} runs each: ${figures.map((f) => `pilot ${f.pilot}: covers ${(f.cover * 100).toFixed(1)}%, resolves equal layouts ${(f.equal * 100).toFixed(1)}%`).join('; ')}`,
-    );
-    const [kept, small] = figures as [(typeof figures)[0], (typeof figures)[0]];
-    assert.ok(kept.cover >= 0.94 && kept.equal <= 0.05, JSON.stringify(kept));
-    // A pilot of 3: a small spread by chance stops the run at once, on the very rounds that chose to stop.
-    assert.ok(small.cover < 0.94 || small.equal > 0.05, JSON.stringify(small));
   });
 
   it('workers kept for two rounds keep 95% only while workers differ little; fresh workers every round keep it whatever they differ by', (t) => {

@@ -31,10 +31,10 @@ describe('decision lines', () => {
   });
 
   it('quote the family interval, not the pair own narrower one', () => {
-    // Own interval [1.01, 1.11] excludes 1; the family's [0.99, 1.15] does not: not resolved.
-    const p = pair(1.06, [0.96, 1.16]);
+    // Own interval [1.015, 1.2] excludes 1; the family's [0.93, 1.3] does not: not resolved.
+    const p = pair(1.1, [0.93, 1.3]);
     assert.ok(p.tranche, 'the own interval alone would have resolved it');
-    assert.equal(pairAnswer(p, 6), 'A against B: +6.0% [-4.0%, +16%], not resolved');
+    assert.equal(pairAnswer(p, 6), 'A against B: +10% [-7.0%, +30%], not resolved');
   });
 
   it('say an equivalence only when the family interval lies within the margin', () => {
@@ -42,7 +42,41 @@ describe('decision lines', () => {
       pairAnswer(pair(1.004, [0.987, 1.021]), 6),
       'A or B: no difference larger than 6% (+0.4% [-1.3%, +2.1%])',
     );
-    assert.match(pairAnswer(pair(1.004, [0.93, 1.05]), 6), /not resolved$/);
+    assert.match(pairAnswer(pair(1.004, [0.93, 1.08]), 6), /not resolved$/);
+  });
+
+  it('say non-inferiority where one bound lies beyond the margin on the side it protects, and no more', () => {
+    assert.equal(
+      pairAnswer(pair(1.06, [0.96, 1.16]), 6),
+      'A not slower than B by more than 6% (A +6.0% [-4.0%, +16%] over B)',
+    );
+    assert.equal(
+      pairAnswer(pair(1.004, [0.93, 1.05]), 6),
+      'B not slower than A by more than 6% (A +0.4% [-7.0%, +5.0%] over B)',
+    );
+    // Just outside on both sides: nothing protected.
+    assert.match(pairAnswer(pair(1.0, [0.9399, 1.0641]), 6), /not resolved$/);
+  });
+
+  it("a sequential run's line gives every question set before the run, with what an open one still needs", () => {
+    const dep = pair(1.27, [1.1, 1.45], '2 processes x 1 thread, free', '1 process x 2 threads');
+    const pin = pair(1.01, [0.9, 1.12], '2 processes x 1 thread, pinned', '2 processes x 1 thread, free');
+    const line = decisionLine(
+      'v, 2 streams: ',
+      {
+        question: undefined,
+        top: dep,
+        rivals: [],
+        questions: [{ pair: dep }, { pair: pin, more: ': about 9 more round(s) would settle it' }],
+      },
+      6,
+    );
+    assert.equal(
+      line,
+      'v, 2 streams: run 2 processes x 1 thread, free: +27% [+10%, +45%] over 1 process x 2 threads; ' +
+        '2 processes x 1 thread, pinned against 2 processes x 1 thread, free: +1.0% [-10.0%, +12%], not resolved: ' +
+        'about 9 more round(s) would settle it; best 2 processes x 1 thread, free, resolved above every other layout',
+    );
   });
 
   it('name a best layout only where its comparison with the next resolved it', () => {
