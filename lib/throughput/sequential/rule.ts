@@ -52,7 +52,9 @@ export function presetQuestions<T>(arms: readonly T[], shape: (arm: T) => ArmSha
 export const anyOpen = <T>(qs: ReadonlyArray<Question<T>>): boolean => qs.some((q) => q.closed === undefined);
 
 /**
- * One look: each open question judged at the look's level; settled ones close; so do those that
+ * One look: each open question judged at the look's level; settled ones close (a winner, no
+ * difference beyond the margin, or for pinned against free one not slower than the other by more
+ * than it); so do those that
  * even the last look could not settle at the spread seen (stopping without a claim adds no error).
  * `logsOf` returns null when an arm of the question failed its controls.
  */
@@ -71,7 +73,14 @@ export function look<T>(
       continue;
     }
     q.judged = judgeLogs(logs, confidence, at.marginPct);
-    if (q.judged.state !== 'open') {
+    // Pinned against free, non-inferiority answers ("free is not slower than pinned by more than 6%":
+    // no need to pin); the deployment question goes on for the size of the difference.
+    const either =
+      q.judged.state === 'open' && q.kind === 'pinning'
+        ? closeUnsettled(q.judged, logs, confidence, at.marginPct)
+        : q.judged;
+    if (either.state !== 'open' && either.state !== 'not-resolved') {
+      q.judged = either;
       q.closed = 'settled';
       q.look = at.look;
       continue;

@@ -78,18 +78,37 @@ describe('a look', () => {
     assert.ok((qs[0]?.judged?.moreRounds ?? 0) > 8);
   });
 
-  it('an arm without its controls closes its questions; the run end closes the rest with what they can say', () => {
+  it('an arm without its controls closes its questions; pinned against free closes as non-inferior, the deployment question goes on', () => {
     const qs = questions();
-    look(qs, { ...at, look: 1 }, (q) => (q.kind === 'pinning' ? null : [0.05, 0.07, 0.04, 0.06, 0.05, 0.2]));
-    assert.equal(qs[2]?.closed, 'controls');
-    finish(qs, 'budget', at, () => [0.05, 0.07, 0.04, 0.06, 0.05, 0.2]);
+    look(qs, { ...at, look: 1 }, (q) => (q.kind === 'deployment' ? null : [0.05, 0.07, 0.04, 0.06, 0.05, 0.2]));
     assert.deepEqual(
-      qs.slice(0, 2).map((q) => [q.closed, q.judged?.state, q.judged?.protects]),
+      qs.map((q) => [q.closed, q.judged?.state, q.judged?.protects]),
       [
-        ['budget', 'non-inferior', 'a'],
-        ['budget', 'non-inferior', 'a'],
+        ['controls', undefined, undefined],
+        ['controls', undefined, undefined],
+        ['settled', 'non-inferior', 'a'],
       ],
     );
+    const dep = questions();
+    look(dep, { ...at, look: 1 }, () => [0.05, 0.07, 0.04, 0.06, 0.05, 0.2]);
+    assert.deepEqual(
+      dep.map((q) => [q.closed, q.judged?.state]),
+      [
+        [undefined, 'open'],
+        [undefined, 'open'],
+        ['settled', 'non-inferior'],
+      ],
+    );
+  });
+
+  it('the run end closes what is open with what its last look can say', () => {
+    const qs = questions();
+    // Far from settled, yet within reach of a last look at 100 rounds: open after this look.
+    look(qs, { ...at, lastRounds: 100, look: 1 }, () => [0.05, -0.1, 0.2]);
+    assert.ok(qs.every((q) => q.closed === undefined));
+    finish(qs, 'budget', at, () => [0.05, -0.1, 0.2]);
+    assert.ok(qs.every((q) => q.closed === 'budget' && q.judged?.state === 'not-resolved'));
+    assert.ok((qs[0]?.judged?.moreRounds ?? 0) > 20, `${qs[0]?.judged?.moreRounds}`);
   });
 });
 
