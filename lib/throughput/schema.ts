@@ -233,11 +233,11 @@ export const ArchiveSchema = z.object({
       .optional(),
     graine: z.number().int(),
     /**
-     * --precision: after a pilot (the planned rounds, at least 6), the rounds its spread called for
-     * to bring every layout ratio's interval within ±this %; null when not asked.
+     * --precision (retired 2026-12-02; null since): after a pilot (the planned rounds, at least 6),
+     * the rounds its spread called for to bring every layout ratio's interval within ±this %.
      */
     precision_pct: figure,
-    /** --max-minutes: the budget for added rounds; null when not asked. */
+    /** --max-minutes: a sequential run's budget, settling included (default 10); null in a fixed run not given it. */
     minutes_max: figure,
     /** --margin: two layouts within ±this % of each other are called equivalent. Absent before it (6). */
     marge_equivalence_pct: z.number().positive().optional(),

@@ -1,4 +1,4 @@
-/** The verdict: what a run's figures let it say, used by the run (to stop on precision) and by every report. */
+/** The verdict: what a run's figures let it say, used by the run's archive and by every report. */
 export { buildVerdict, MIN_ROUNDS_TO_DECIDE, type Verdict, type VerdictOptions } from './build.js';
 export {
   answered,

@@ -2,7 +2,7 @@
 import type { Archive, ArmRecord } from '../schema.js';
 import { median } from '../../measure/stats.js';
 import { armCentre, armVoiceLabel, layoutLabel } from './labels.js';
-import { atConfidence, pairPhrase, scorePair, type Pair, type ScoredPair } from './pair.js';
+import { atConfidence, nonInferior, pairPhrase, scorePair, type Pair, type ScoredPair } from './pair.js';
 import { minOf } from '../../core/extremes.js';
 import { decisionLine } from './decision.js';
 import { presetQuestions } from '../sequential/rule.js';
@@ -96,8 +96,13 @@ export function rankLayouts(
   const top = scored[0];
   const question = questionPair(kept, scored, k);
   // A sequential run quotes the questions it set before it ran: no pair picked from the data.
+  // The deployment questions first, then pinned against free.
+  const kinds = arms.map((pair) => presetQuestions(pair, recordShape).find((q) => q.k === k)?.kind);
   const preset = o.sequential
-    ? scored.filter((_, i) => presetQuestions(arms[i] ?? [], recordShape).some((q) => q.k === k))
+    ? [...scored.entries()]
+        .filter(([i]) => kinds[i] !== undefined)
+        .sort(([i], [j]) => (kinds[i] === 'pinning' ? 1 : 0) - (kinds[j] === 'pinning' ? 1 : 0))
+        .map(([, s]) => s)
     : undefined;
   const quoted =
     preset ?? [top, question].filter((s, i, all): s is ScoredPair => s !== undefined && all.indexOf(s) === i);
@@ -220,7 +225,8 @@ function decisionOf(r: RankedLayouts, marginPct: number, minRounds: number): str
 /** For a question left open: about how many more rounds would settle it, at its spread and level. */
 function moreRounds(s: ScoredPair, marginPct: number): string {
   const f = s.pair.famille;
-  if (!f || f.tranche || f.equivalent) return '';
+  // A non-inferiority is an answer a deployer acts on: no "more rounds" after it.
+  if (!f || f.tranche || f.equivalent || nonInferior(f.ic, marginPct)) return '';
   const n = roundsToSettle(s.logs, f.confiance, marginPct);
   return n === null ? '' : `: about ${Math.max(1, n - s.logs.length)} more round(s) would settle it`;
 }
