@@ -243,12 +243,12 @@ describe('runArms end to end (synthetic voice, one short sentence, 2 passes)', (
   });
 
   it('a sequential run stops at the look that answers its question, and within its budget, saying why', async () => {
-    // Spinning streams, 0.3 s of "audio" per 200 ms pass: 2 processes give twice what 1 process
-    // declared T=2 gives, round after round; a quiet CPU reader, so no control depends on this machine.
-    const spin = new ProcessAdapter({ entry: SPIN, args: () => ['normal', '200'] });
+    // Spinning streams, 600 ms passes: 2 processes give twice what 1 process declared T=2 gives,
+    // round after round; a quiet CPU reader. Passes of 200 ms made the 2-stream arm's start_skew
+    // limit 4 ms, which a process start passed once in CI here (6.7 ms): 600 ms gives 12 ms.
+    const spin = new ProcessAdapter({ entry: SPIN, args: () => ['normal', '600'] });
     const quiet = { snapshot: () => ({ systemBusyTicks: 0, ownTicks: 0, atMs: performance.now() }) };
     const conditions = [
-      { flux: 1, fils: 1, affinite: false, isolation: 'process' as const },
       { flux: 2, fils: 1, affinite: false, isolation: 'process' as const },
       { flux: 1, fils: 2, affinite: false, isolation: 'process' as const },
     ];
