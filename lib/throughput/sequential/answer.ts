@@ -5,6 +5,7 @@
  * the margin (non-inferiority: one bound beyond the margin on the side it protects), and about how
  * many more rounds would settle it at the spread seen.
  */
+import { stdev } from '../../measure/stats.js';
 import { studentQuantile } from '../../measure/student.js';
 
 export type AnswerState = 'winner' | 'equivalent' | 'non-inferior' | 'open' | 'not-resolved';
@@ -36,11 +37,9 @@ export function tAt(confidence: number, df: number): number {
   return q;
 }
 
+/** The mean log ratio and its sample spread (0 below two rounds). */
 function meanSd(logs: readonly number[]): { mean: number; sd: number } {
-  const n = logs.length;
-  const mean = logs.reduce((s, v) => s + v, 0) / Math.max(1, n);
-  const sd = n > 1 ? Math.sqrt(logs.reduce((s, v) => s + (v - mean) ** 2, 0) / (n - 1)) : 0;
-  return { mean, sd };
+  return { mean: logs.reduce((s, v) => s + v, 0) / Math.max(1, logs.length), sd: stdev(logs) ?? 0 };
 }
 
 /** The look's interval and what it settles: winner, equivalent, or open. */

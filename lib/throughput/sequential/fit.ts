@@ -4,16 +4,11 @@
  * the spread is robust (1.4826 x the median absolute residual), "far off" is beyond three of it.
  * Passes of one round, where a run had two, give the pass-to-pass part.
  */
+import { median } from '../../measure/stats.js';
 import type { NoiseModel } from './simulate.js';
 
 /** One run and voice: each arm's figure per round (arms x rounds, no gaps). */
 export type RoundTable = number[][];
-
-const median = (v: number[]): number => {
-  const s = [...v].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[m] ?? 0) : ((s[m - 1] ?? 0) + (s[m] ?? 0)) / 2;
-};
 
 function residuals(t: RoundTable): { cells: number[]; rounds: number[] } {
   const logs = t.map((arm) => arm.map(Math.log));

@@ -6,7 +6,7 @@ import { signedPercent } from './labels.js';
 import { nonInferior, type Pair } from './pair.js';
 
 /** The block says once that one worker serves the K in turn; its lines name the layout alone. */
-const bare = (layout: string): string => layout.replace(/, serving the \d+ one after another$/, '');
+export const bare = (layout: string): string => layout.replace(/, serving the \d+ one after another$/, '');
 
 /** A ratio and its interval turned round so that the layout ahead is named first. */
 function ahead(p: Pair): { first: string; second: string; ratio: number; ic: [number, number] | null } {

@@ -4,14 +4,14 @@ import { median } from '../../measure/stats.js';
 import { armCentre, armVoiceLabel, layoutLabel } from './labels.js';
 import { atConfidence, nonInferior, pairPhrase, scorePair, type Pair, type ScoredPair } from './pair.js';
 import { minOf } from '../../core/extremes.js';
-import { decisionLine } from './decision.js';
+import { bare, decisionLine } from './decision.js';
 import { presetQuestions } from '../sequential/rule.js';
 import { recordShape } from '../sequential/shapes.js';
 import { roundsToSettle } from '../sequential/answer.js';
 
 /** A layout's one request alone, without the serving order. */
 const alone = (c: { disposition: string; debit_par_requete: number | null }): string =>
-  `${c.disposition.replace(/, serving the \d+ one after another$/, '')} ${x(c.debit_par_requete)}`;
+  `${bare(c.disposition)} ${x(c.debit_par_requete)}`;
 
 export type Comparison = Archive['verdict']['comparaisons'][number];
 
