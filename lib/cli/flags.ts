@@ -48,7 +48,7 @@ export const FLAGS = {
   'max-streams': text('N', "the sweep's ceiling (default 32)"),
   warmup: text(
     'N',
-    "untimed passes of the text's longest sentence each time an arm's streams start, in every round (default 1)",
+    "untimed warm-up passes each time an arm's streams start, in every round (default 1): the longest sentence with one thread, every sentence with more",
   ),
   rounds: text(
     'R',

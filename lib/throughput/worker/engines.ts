@@ -20,8 +20,10 @@ export interface PassOutcome {
 
 export interface PassEngine {
   /**
-   * A warm-up pass runs only the longest sentence (or line): a fresh session's first run of its
-   * largest input still pays a cost that a shorter one does not take away (docs/method-notes.md).
+   * A warm-up pass, untimed. With one thread it runs only the longest sentence (or line): a fresh
+   * session's first run of its largest input pays fresh memory a shorter one does not take away.
+   * With more threads it runs every sentence once: such a session's first run of each sentence
+   * still pays about 6% more after the longest alone, or after it three times (docs/method-notes.md).
    */
   run(warmup: boolean): Promise<PassOutcome>;
   release(): Promise<void>;
@@ -34,8 +36,9 @@ export function longestIndex(sizes: readonly number[]): number {
   return best;
 }
 
-/** The one sentence (or line) a warm-up pass runs. */
-const warmupOf = <T>(items: readonly T[], sizes: readonly number[]): T[] => {
+/** What a warm-up pass runs: every sentence (or line) with more than one thread, else the longest. */
+const warmupOf = <T>(items: readonly T[], sizes: readonly number[], threads: number): T[] => {
+  if (threads > 1) return [...items];
   const item = items[longestIndex(sizes)];
   return item === undefined ? [] : [item];
 };
@@ -58,6 +61,7 @@ async function onnxruntimeModel(
   const warmupFeeds = warmupOf(
     feeds,
     prepared.sentences.map((s) => s.ids.length),
+    threads,
   );
   return {
     run: async (warmup) => {
@@ -87,6 +91,7 @@ async function onnxruntimeText(
         ? warmupOf(
             lines,
             lines.map((l) => l.length),
+            threads,
           )
         : lines) {
         const t0 = monotonicMs();
@@ -118,6 +123,7 @@ async function sherpa(
         ? warmupOf(
             lines,
             lines.map((l) => l.length),
+            threads,
           )
         : lines) {
         const t0 = monotonicMs();
