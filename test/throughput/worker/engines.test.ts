@@ -29,33 +29,28 @@ function recordingSynth(runs: number[][]) {
   };
 }
 
+/** The sentences (by ids' length) a warm-up pass, then a timed pass, gave the synthesizer. */
+async function warmupThenTimed(threads: number): Promise<number[][]> {
+  const runs: number[][] = [];
+  const engine = await createPassEngine(
+    { kind: 'onnxruntime', scope: 'model' },
+    {} as VoiceInfo,
+    threads,
+    prepared,
+    async () => recordingSynth(runs) as never,
+  );
+  await engine.run(true);
+  await engine.run(false);
+  return runs;
+}
+
 describe('a timed pass engine', () => {
   it('warms up one thread on the longest sentence, then times every sentence', async () => {
-    const runs: number[][] = [];
-    const engine = await createPassEngine(
-      { kind: 'onnxruntime', scope: 'model' },
-      {} as VoiceInfo,
-      1,
-      prepared,
-      async () => recordingSynth(runs) as never,
-    );
-    await engine.run(true);
-    await engine.run(false);
-    assert.deepEqual(runs, [[9], [5, 9, 7]]);
+    assert.deepEqual(await warmupThenTimed(1), [[9], [5, 9, 7]]);
   });
 
   it('warms up more than one thread on every sentence once (the longest alone leaves them a first-pass cost)', async () => {
-    const runs: number[][] = [];
-    const engine = await createPassEngine(
-      { kind: 'onnxruntime', scope: 'model' },
-      {} as VoiceInfo,
-      2,
-      prepared,
-      async () => recordingSynth(runs) as never,
-    );
-    await engine.run(true);
-    await engine.run(false);
-    assert.deepEqual(runs, [
+    assert.deepEqual(await warmupThenTimed(2), [
       [5, 9, 7],
       [5, 9, 7],
     ]);
