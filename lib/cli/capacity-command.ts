@@ -9,7 +9,7 @@ import { runCapacity, type CapacityOptions, type CapacityProgress } from '../cap
 import type { CapacityArchive, TrialRecord } from '../capacity/archive/schema.js';
 import { formatDuration } from '../throughput/report/progress.js';
 import { allowedCores } from '../measure/clock.js';
-import { parseChoice, parsePositive, parseWhole, settleSeconds, textFile } from './parse.js';
+import { parseChoice, parseList, parsePositive, parseWhole, settleSeconds, textFile } from './parse.js';
 import type { Io } from './run-command.js';
 
 export interface CapacityFlags {
@@ -21,6 +21,7 @@ export interface CapacityFlags {
   'max-streams'?: string;
   rounds?: string;
   sessions?: string;
+  'prebuffer-ms'?: string;
   'max-minutes'?: string;
   seed?: string;
   label?: string;
@@ -54,6 +55,7 @@ function capacityOptions(f: CapacityFlags): CapacityOptions {
     maxStreams: f['max-streams'] === undefined ? undefined : parseWhole(f['max-streams'], '--max-streams', 1),
     rounds: f.rounds === undefined ? undefined : parseWhole(f.rounds, '--rounds', 1),
     sessions: f.sessions === undefined ? undefined : parseWhole(f.sessions, '--sessions', 1),
+    prebuffersMs: f['prebuffer-ms'] === undefined ? undefined : parseList(f['prebuffer-ms'], '--prebuffer-ms', 0),
     maxMinutes: f['max-minutes'] === undefined ? undefined : parsePositive(f['max-minutes'], '--max-minutes', '8'),
     seed: f.seed === undefined ? undefined : parseWhole(f.seed, '--seed', 0),
     label: f.label,
@@ -83,8 +85,8 @@ function progressLine(e: CapacityProgress): string | undefined {
   }
   if (e.kind === 'plan')
     return (
-      `plan: about ${formatDuration(e.seconds)} (${e.trials} trials or so), ${e.sessions} listener-sessions ` +
-      `at each answer; seed ${e.seed}${e.seedDrawn ? ' (drawn at random; --seed repeats it)' : ''}`
+      `plan: about ${formatDuration(e.seconds)} (${e.trials} trials or so), whole trials run to their end, ` +
+      `answers replayed at pre-buffers ${e.prebuffersMs.join(', ')} ms; seed ${e.seed}${e.seedDrawn ? ' (drawn at random; --seed repeats it)' : ''}`
     );
   if (e.kind === 'note') return `note: ${e.text}`;
   if (e.kind === 'trial-end') return trialLine(e.trial, e.index);

@@ -85,6 +85,7 @@ const CAPACITY_FLAGS = [
   'max-streams',
   'rounds',
   'sessions',
+  'prebuffer-ms',
   'max-minutes',
   'seed',
   'label',
@@ -136,8 +137,7 @@ const capacity: Command = {
     'max-minutes': 'extra rounds for edges that moved only while within M minutes (default 8)',
     seed: 'seed of the order and of poisson arrivals (default drawn, printed, archived)',
     isolation: 'workers as processes (default) or worker threads (process|thread)',
-    sessions:
-      'listener-sessions to hear at each answer (default 18: no gap among them puts the gap rate below 15%, 95%)',
+    sessions: 'retired: evidence is counted by trial; ask for more trials with --rounds (refused, saying so)',
   }),
   examples: [
     'piper-parallel capacity',

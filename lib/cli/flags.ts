@@ -54,7 +54,11 @@ export const FLAGS = {
     'R',
     "a fixed run: split each arm's N passes into R rounds, each running every arm once; no look, no early stop (default: the sequential run)",
   ),
-  sessions: text('N', 'listener-sessions to hear at each answer (default 18)'),
+  sessions: text('N', 'retired: evidence is counted by trial (refused, saying so)'),
+  'prebuffer-ms': text(
+    'MS,MS',
+    "the player's pre-buffers each answer is replayed at, from the same trials (default 0,250,500)",
+  ),
   seed: text(
     'N',
     "seed of the rounds' order (default drawn at random, printed and archived; give it to repeat a run's order)",

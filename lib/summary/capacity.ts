@@ -2,6 +2,36 @@
 import type { CapacityAnswerView } from '../capacity/archive/view.js';
 import type { CapacityFigure, CapacityInput, CapacityLayout } from './types.js';
 import { maxOf, minOf } from '../core/extremes.js';
+import { tQuantile975 } from '../measure/stats.js';
+import { betweenRuns } from './combine.js';
+
+/** Runs needed before the drift between them is estimated and a planning K given. */
+export const RUNS_FOR_PLANNING = 3;
+
+/** Each run's S as one draw; its own variance of log S from its interval (half-width / t). */
+function liveSpeed(answers: CapacityAnswerView[]): Pick<CapacityLayout, 'liveSpeed' | 'planningK'> {
+  const speeds = answers.map((a) => a.noGap?.speed ?? null);
+  if (speeds.length === 0 || speeds.some((s) => s === null)) return { liveSpeed: null, planningK: null };
+  const known = speeds as Array<NonNullable<(typeof speeds)[number]>>;
+  const within = known.map((s) =>
+    s.trials < 2 ? null : (Math.log(s.high / s.centre) / tQuantile975(s.trials - 1)) ** 2,
+  );
+  const split = betweenRuns(
+    known.map((s) => s.centre),
+    within,
+  );
+  const most = maxOf(answers.map((a) => a.noGap?.k ?? 0));
+  const planningK =
+    known.length >= RUNS_FOR_PLANNING && split ? Math.max(0, Math.min(most, Math.floor(split.rerun[0] + 1e-9))) : null;
+  return {
+    liveSpeed: {
+      perRun: known.map((s) => s.centre),
+      betweenPct: split?.betweenPct ?? null,
+      rerun: split?.rerun ?? null,
+    },
+    planningK,
+  };
+}
 
 /**
  * Several runs' answers for one layout: the least any run gave (every run served that many), the
@@ -13,6 +43,7 @@ function combineAnswers(
     range: { min: number; max: number };
     sessions: number | null;
     gapRateMax: number | null;
+    evidence: string | null;
     firstAudioP95Ms: number | null;
   }>,
 ): CapacityFigure | null {
@@ -24,6 +55,7 @@ function combineAnswers(
     perRun: answers.map((a) => a.k),
     sessions: least.sessions,
     gapRateMax: least.gapRateMax,
+    evidence: least.evidence,
     firstAudioP95Ms: least.firstAudioP95Ms,
   };
 }
@@ -39,6 +71,7 @@ function layoutFigures(layout: string, answers: CapacityAnswerView[], total: num
             range: n.range,
             sessions: n.sessions,
             gapRateMax: n.gapRateMax,
+            evidence: n.evidence,
             firstAudioP95Ms: null,
           })),
         )
@@ -49,10 +82,11 @@ function layoutFigures(layout: string, answers: CapacityAnswerView[], total: num
       range: a.inBound.range,
       sessions: null,
       gapRateMax: null,
+      evidence: null,
       firstAudioP95Ms: a.inBound.firstAudioP95Ms,
     })),
   );
-  return inBound ? { layout, noGap, inBound, runsLeftOut: total - held.length } : null;
+  return inBound ? { layout, noGap, inBound, runsLeftOut: total - held.length, ...liveSpeed(held) } : null;
 }
 
 export interface CapacityFigures {

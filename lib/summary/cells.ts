@@ -54,10 +54,7 @@ function live(row: SummaryRow): string {
   const b = row.bestCapacity;
   if (!b) return '-';
   if (!b.noGap) return `unknown (schema 1), ${b.layout}`;
-  const rate =
-    b.noGap.gapRateMax === null
-      ? ''
-      : `, gap rate below ${Math.ceil(b.noGap.gapRateMax * 100)}% over ${b.noGap.sessions} sessions`;
+  const rate = b.noGap.evidence === null || b.noGap.evidence === '-' ? '' : `, ${b.noGap.evidence}`;
   // Layouts with as many live streams are named: the best is not better than they are.
   const tied = row.capacity.filter((l) => l !== b && l.noGap?.k === b.noGap?.k).map((l) => l.layout);
   return `${b.noGap.k}${range(b.noGap)}, ${b.layout}${rate}${tied.length > 0 ? `; as many with ${tied.join('; ')}` : ''}`;
@@ -126,6 +123,14 @@ export function rowNotes(row: SummaryRow): string[] {
       notes.push(`capacity ${l.layout}: runs answered ${l.noGap.perRun.join(', ')} live streams: the least shown`);
     if (l.runsLeftOut > 0)
       notes.push(`capacity ${l.layout}: ${l.runsLeftOut} run${l.runsLeftOut > 1 ? 's' : ''} left out: controls failed`);
+    const s = l.liveSpeed;
+    if (s && s.perRun.length > 1)
+      notes.push(
+        `capacity ${l.layout}: live speed x${s.perRun.map((v) => v.toFixed(1)).join(', x')} over ${s.perRun.length} runs` +
+          `${s.betweenPct === null ? '' : `, between runs ${s.betweenPct.toFixed(1)}% (one sd) beyond the spread inside them`}` +
+          `${s.rerun ? `; a rerun x${s.rerun[0].toFixed(1)} to x${s.rerun[1].toFixed(1)} (95% prediction)` : ''}` +
+          `${l.planningK === null ? `; a planning K needs ${3} runs or more` : `; plan on ${l.planningK} live listeners`}`,
+      );
   }
   return notes;
 }
@@ -146,6 +151,7 @@ export const LAYOUT_COLUMNS = [
   'voice',
   'layout',
   'live streams, no gap (rerun range)',
+  'plan on (3+ runs: a rerun keeps x1 each, 95%)',
   'evidence at that K',
   'within the first-audio bound',
   'first audio p95',
@@ -157,18 +163,14 @@ export function layoutRows(rows: SummaryRow[]): string[][] {
   return rows.flatMap((r) =>
     r.capacity.map((l) => {
       const a = l.noGap;
-      const evidence =
-        a === null
-          ? 'schema 1: not measured'
-          : a.gapRateMax === null
-            ? '-'
-            : `${a.sessions} sessions, gap rate below ${Math.ceil(a.gapRateMax * 100)}%`;
+      const evidence = a === null ? 'schema 1: not measured' : (a.evidence ?? '-');
       const runs = `${l.inBound.perRun.length}${l.runsLeftOut > 0 ? ` (${l.runsLeftOut} left out: controls failed)` : ''}`;
       return [
         r.label,
         r.synthetic ? `${r.voice} (SYNTHETIC)` : r.voice,
         l.layout,
         a === null ? 'unknown' : `${a.k}${range(a)}`,
+        l.planningK === null ? '-' : String(l.planningK),
         evidence,
         `${l.inBound.k}${range(l.inBound)}`,
         l.inBound.firstAudioP95Ms === null ? '-' : `${Math.round(l.inBound.firstAudioP95Ms)} ms`,

@@ -90,11 +90,20 @@ export interface CapacityFigure {
   /** From the run with the least answer: listener-sessions heard there and the 95% bound on the gap rate. */
   sessions: number | null;
   gapRateMax: number | null;
+  /** The evidence at that answer in words, as its schema counted it (null for the bounded answer). */
+  evidence: string | null;
   firstAudioP95Ms: number | null;
 }
 
 export interface CapacityLayout {
   layout: string;
+  /**
+   * Schema 3: the live speed S over the runs (each run's S one draw), the spread between runs beyond
+   * the one inside them (random effects), the 95% prediction of a rerun's S; null without S.
+   */
+  liveSpeed: { perRun: number[]; betweenPct: number | null; rerun: [number, number] | null } | null;
+  /** With three runs or more: the listeners a rerun's S keeps at x1 each with 95% (the prediction's low end), never above what a run answered. */
+  planningK: number | null;
   noGap: CapacityFigure | null;
   inBound: CapacityFigure;
   /** Runs whose answers for this layout rested on failed controls: left out. */

@@ -45,7 +45,7 @@ export interface SweepCase {
   firstAudioMs?: number;
   maxStreams?: number;
   rounds?: number;
-  sessions?: number;
+  prebuffersMs?: number[];
   maxMinutes?: number;
   /** The first sentence alone per thread count, ms (default: as the machine computes it). */
   firstSentenceMs?: Record<string, number>;
@@ -88,7 +88,7 @@ export async function sweepOn(c: SweepCase): Promise<SweepOutcome> {
     firstAudioMs: c.firstAudioMs ?? 500,
     maxStreams: c.maxStreams ?? 32,
     rounds: c.rounds ?? 3,
-    sessions: c.sessions ?? 3,
+    prebuffersMs: c.prebuffersMs ?? [0, 250, 500],
     maxMinutes: c.maxMinutes ?? 60,
     seed: 1,
     seedDrawn: false,

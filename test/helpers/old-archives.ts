@@ -63,9 +63,23 @@ export function pythonArchive(ratio: number, voice = 'fr_FR-siwis-medium'): unkn
   };
 }
 
+/** What a schema 2 archive of the same run looked like: listener-counted, a range instead of a prediction, no live speed. */
+export function capacitySchemaTwo(a: CapacityArchive): unknown {
+  const { tampons_ms: _s, tolerance_trou_ms: _t, ...protocole } = a.protocole;
+  return {
+    ...a,
+    schema_version: 2,
+    protocole: { ...protocole, sessions: 18 },
+    capacite: a.capacite.map(({ prevision: _p, debit_vivant: _d, par_tampon: _b, ...e }) => ({
+      ...e,
+      plage_sans_trou: { min: e.flux_max_sans_trou, max: e.flux_max_sans_trou + 1 },
+    })),
+  };
+}
+
 /** What a schema 1 archive of the same run looked like: one answer per layout, no evidence, no first-answer fields. */
 export function capacitySchemaOne(a: CapacityArchive, k: number): unknown {
-  const { sessions: _s, priorite_parent: _p, ...protocole } = a.protocole;
+  const { tampons_ms: _s, tolerance_trou_ms: _t, priorite_parent: _p, ...protocole } = a.protocole;
   return {
     ...a,
     schema_version: 1,

@@ -85,7 +85,7 @@ export function capacityFixture(
     Object.assign(e, {
       voix: VOICE,
       flux_max_sans_trou: answer.noGap,
-      plage_sans_trou: { min: answer.range[0], max: answer.range[1] },
+      prevision: [answer.range[0], answer.range[1]],
       flux_max_dans_la_borne: answer.inBound,
       controle_tenu: true,
     });

@@ -4,6 +4,8 @@ import { describe, it } from 'node:test';
 import { combineRuns, pairedRounds } from '../../lib/summary/combine.js';
 import { machineShortName } from '../../lib/summary/machine-name.js';
 import { costOf, parsePrices } from '../../lib/summary/price.js';
+import { capacityFigures } from '../../lib/summary/capacity.js';
+import type { CapacityInput } from '../../lib/summary/types.js';
 
 const near = (a: number | undefined, b: number): void =>
   assert.ok(a !== undefined && Math.abs(a - b) < 1e-6, `${a} instead of ${b}`);
@@ -123,16 +125,27 @@ describe('machine names and prices', () => {
     const row = {
       bestCapacity: {
         layout: 'l',
-        noGap: { k: 8, range: { min: 8, max: 12 }, perRun: [8], sessions: 18, gapRateMax: 0.15, firstAudioP95Ms: null },
+        noGap: {
+          k: 8,
+          range: { min: 8, max: 12 },
+          perRun: [8],
+          sessions: 18,
+          gapRateMax: 0.15,
+          evidence: null,
+          firstAudioP95Ms: null,
+        },
         inBound: {
           k: 4,
           range: { min: 4, max: 4 },
           perRun: [4],
           sessions: null,
           gapRateMax: null,
+          evidence: null,
           firstAudioP95Ms: 300,
         },
         runsLeftOut: 0,
+        liveSpeed: null,
+        planningK: null,
       },
       bestPerK: [],
       singleStream: {
@@ -148,5 +161,53 @@ describe('machine names and prices', () => {
     const c = costOf(row, 0.24);
     assert.deepEqual(c.perStreamHour, { centre: 0.03, range: [0.02, 0.03] });
     assert.deepEqual(c.perSpeechHour, { centre: 0.06, interval: [0.048, 0.12] });
+  });
+});
+
+describe('capacity over runs: the drift between them and a planning K', () => {
+  const run = (k: number, centre: number, low: number, high: number): CapacityInput =>
+    ({
+      kind: 'capacity',
+      view: {
+        answers: [
+          {
+            voice: 'v',
+            layout: 'pool',
+            noGap: {
+              k,
+              range: { min: k, max: k },
+              sessions: 0,
+              gapRateMax: null,
+              evidence: '',
+              speed: { centre, low, high, trials: 6 },
+              headroom: null,
+            },
+            inBound: { k, range: { min: k, max: k }, firstAudioP95Ms: null },
+            controlsHeld: true,
+            phrase: '',
+          },
+        ],
+      },
+    }) as unknown as CapacityInput;
+
+  it('three runs: each S one draw, the spread between them beyond the one inside, a rerun at 95%, planning K its floor', () => {
+    // S x14, x13, x12.5, each run's own interval +-3% (6 trials: within variance (ln 1.03 / 2.571)^2).
+    const runs = [
+      run(13, 14, 14 / 1.03, 14 * 1.03),
+      run(12, 13, 13 / 1.03, 13 * 1.03),
+      run(12, 12.5, 12.5 / 1.03, 12.5 * 1.03),
+    ];
+    const f = capacityFigures(runs, 'v');
+    const s = f.layouts[0]?.liveSpeed;
+    assert.ok(s && s.rerun && s.betweenPct !== null);
+    // log S: 2.639, 2.565, 2.526; mean 2.5766 (x13.15), sd 0.0576; t(2) = 4.303: a rerun 13.15 x e^(-4.303 x 0.0576 x
+    // sqrt(4/3)) = x9.88 at the least.
+    assert.ok(Math.abs(s.rerun[0] - 9.881) < 0.01, String(s.rerun));
+    // Between runs: 0.0576^2 - (ln 1.03 / 2.571)^2 = 0.00332 - 0.00013: 5.8% (one sd).
+    assert.ok(Math.abs(s.betweenPct - 5.8) < 0.2, String(s.betweenPct));
+    assert.equal(f.layouts[0]?.planningK, Math.floor(s.rerun[0]));
+    assert.equal(f.layouts[0]?.planningK, 9);
+    // Two runs: the spread is estimated, no planning K yet.
+    assert.equal(capacityFigures(runs.slice(0, 2), 'v').layouts[0]?.planningK, null);
   });
 });

@@ -166,7 +166,9 @@ describe('summary of several machines (fixture archives named as such, and one r
     assert.equal(rest.length, 0);
     // The schema 1 capacity run measured under other settings (no sessions): a row of its own, its one answer the bounded one.
     assert.ok(
-      old?.notes.some((n) => n.includes('capacity sessions none (schema 1) here, 3 there')),
+      old?.notes.some((n) =>
+        n.includes('capacity evidence by listener, one answer (schema 1) here, by trial (schema 3) there'),
+      ),
       old?.notes.join('\n'),
     );
     assert.deepEqual([old?.bestCapacity?.noGap, old?.bestCapacity?.inBound.k], [null, 5]);
@@ -291,7 +293,7 @@ describe('summary of several machines (fixture archives named as such, and one r
     // Every layout with both answers: pi5's one layout over its two agreeing-in-workload runs.
     assert.match(
       r.stdout,
-      /^\| pi5 \| synthetic-siwis-medium \(SYNTHETIC\) \| pool of 2 processes x 1 thread, free \| 8 \(8-12\) \| \d+ sessions, gap rate below \d+% \| 4 \| \d+ ms \| 2 \|$/m,
+      /^\| pi5 \| synthetic-siwis-medium \(SYNTHETIC\) \| pool of 2 processes x 1 thread, free \| 8 \(8-12\) \| - \| \d+ of \d+ trials held, a trial's gap chance below \d+% \| 4 \| \d+ ms \| 2 \|$/m,
     );
     assert.match(r.stderr, /piper-parallel: .*piper-parallel-20261201-130000\.json is not valid JSON/);
     assert.ok(readFileSync(out, 'utf8').includes('data-chart="live-streams"'));

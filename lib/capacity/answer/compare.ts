@@ -1,9 +1,10 @@
 /**
  * Two capacity runs side by side, layout by layout and answer by answer. The workloads must match
- * (text, voice file, first-audio bound, arrivals, schedule, --max-streams, rounds, sessions, and the
- * seed where it shapes Poisson arrivals), else every row is INCOMPARABLE, naming what differs. An
- * answer is FEWER only when B's range of K lies wholly below A's: two ranges that overlap are the
- * same answer measured twice on a noisy machine.
+ * (text, voice file, first-audio bound, arrivals, schedule, --max-streams, rounds, how evidence is
+ * counted, and the seed where it shapes Poisson arrivals), else every row is INCOMPARABLE, naming
+ * what differs. Schema 3's answer without a gap is FEWER or MORE only when the two live speeds'
+ * 95% intervals do not overlap: answers a step apart with overlapping speeds are the same machine
+ * measured twice. Older archives, with no live speed, compare their ranges of K the same way.
  */
 import { mdRow, mdText, stripControl } from '../../report/markdown.js';
 import { machineFingerprint } from '../../measure/machine.js';
@@ -42,6 +43,17 @@ function workloadDiffers(a: CapacityView, b: CapacityView): string[] {
 
 const show = (r: Range | null): string => (r === null ? '-' : r.min === r.max ? String(r.min) : `${r.min} to ${r.max}`);
 
+type Speed = NonNullable<NonNullable<CapacityView['answers'][number]['noGap']>['speed']>;
+const x1 = (s: Speed): string => `x${s.centre.toFixed(1)} [${s.low.toFixed(1)}, ${s.high.toFixed(1)}]`;
+
+/** By the live speeds' intervals: apart only when they do not overlap. */
+function judgeSpeed(x: Speed, y: Speed): { verdict: CapacityRow['verdict']; why: string } {
+  const both = `live speed B ${x1(y)} against A ${x1(x)}`;
+  if (y.high < x.low) return { verdict: 'FEWER', why: `${both}: wholly below` };
+  if (y.low > x.high) return { verdict: 'MORE', why: `${both}: wholly above` };
+  return { verdict: 'SAME', why: `${both}: the intervals overlap` };
+}
+
 function judge(x: Range, y: Range): { verdict: CapacityRow['verdict']; why: string } {
   if (y.max < x.min) return { verdict: 'FEWER', why: `B's range lies wholly below A's: ${show(y)} against ${show(x)}` };
   if (y.min > x.max) return { verdict: 'MORE', why: `B's range lies wholly above A's: ${show(y)} against ${show(x)}` };
@@ -55,14 +67,14 @@ function rowsFor(a: CapacityView, b: CapacityView, voice: string, layout: string
   const x = a.answers.find((e) => e.voice === voice && e.layout === layout);
   const y = b.answers.find((e) => e.voice === voice && e.layout === layout);
   const answers = [
-    ['no gap', x?.noGap?.range ?? null, y?.noGap?.range ?? null],
-    ['within the bound', x?.inBound.range ?? null, y?.inBound.range ?? null],
+    ['no gap', x?.noGap?.range ?? null, y?.noGap?.range ?? null, x?.noGap?.speed ?? null, y?.noGap?.speed ?? null],
+    ['within the bound', x?.inBound.range ?? null, y?.inBound.range ?? null, null, null],
   ] as const;
   const voiceDiffers =
     a.voices.find((v) => v.name === voice)?.sha256 !== b.voices.find((v) => v.name === voice)?.sha256
       ? ['voice checksum differs']
       : [];
-  return answers.map(([answer, ra, rb]): CapacityRow => {
+  return answers.map(([answer, ra, rb, sa, sb]): CapacityRow => {
     const row = (verdict: CapacityRow['verdict'], why: string): CapacityRow => ({
       voice,
       layout,
@@ -82,7 +94,7 @@ function rowsFor(a: CapacityView, b: CapacityView, voice: string, layout: string
         'INCOMPARABLE',
         `${ra ? 'B' : 'A'} is a schema 1 archive: it measured only the answer within the bound`,
       );
-    const j = judge(ra, rb);
+    const j = sa && sb ? judgeSpeed(sa, sb) : judge(ra, rb);
     return row(j.verdict, j.why);
   });
 }
@@ -129,7 +141,7 @@ export function capacityComparisonMarkdown(c: CapacityComparison, fileA: string,
   if (c.workloadDiffers.length > 0) lines.push(mdText(`workload differs: ${c.workloadDiffers.join('; ')}`));
   lines.push(
     '',
-    '| voice | layout | answer | A: live streams | B: live streams | verdict | why |',
+    '| voice | layout | answer | A: live listeners (rerun) | B: live listeners (rerun) | verdict | why |',
     '| --- | --- | --- | --- | --- | --- | --- |',
   );
   for (const r of c.rows) lines.push(mdRow([r.voice, r.layout, r.answer, show(r.a), show(r.b), r.verdict, r.why]));

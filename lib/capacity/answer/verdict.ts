@@ -1,38 +1,52 @@
 /**
- * The answers, per voice and layout and then per voice: (a) the most live streams with no gap,
- * (b) the most with every first audio within the bound too, each with the evidence it rests on
- * (trials, listener-sessions, an upper bound on the gap rate or on the share over the bound), and
- * what happened one step beyond.
+ * The answers, per voice and layout and then per voice: (a) the most live listeners confirmed with
+ * no gap whose pace at the live speed's lower bound is at least x1, with S, the headroom, what a
+ * rerun may answer, and (a) at each pre-buffer; (b) the most with every first audio within the
+ * bound too. Evidence is counted by trial; listener-sessions are described.
  */
 import { percentUp } from './evidence.js';
 import type { CapacityEntry, Evidence, TrialRecord } from '../archive/schema.js';
 import type { Sweep } from './sweep-state.js';
 import { tallies } from './tally.js';
-import { maxOf, minOf } from '../../core/extremes.js';
+import { minOf } from '../../core/extremes.js';
+import { heldAtBuffer } from './buffers.js';
+import { bestLayout, type LayoutSpeeds } from './layouts.js';
+import {
+  DEFAULT_DRIFT_SD,
+  PREDICTION_COVERAGE,
+  edgeTrials,
+  headroom,
+  liveAnswer,
+  prediction,
+  speedEstimate,
+} from './live.js';
 
+/** 1st, 22nd, 36th, 11th. */
+const ordinal = (n: number): string =>
+  `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th')}`;
 const ms = (x: number | null): string => (x === null ? '-' : `${Math.round(x)} ms`);
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
-/** "18 listener-sessions, 0 gaps: gap rate below 16% (95% confidence)". */
+/** "3 of 3 whole trials held: a trial's chance of a gap below 63% (95%); 36 listener-sessions, 0 with a gap". */
 export function gapEvidence(e: Evidence): string {
-  const rate = e.taux_trou_max === null ? '' : `: gap rate below ${percentUp(e.taux_trou_max)}% (95% confidence)`;
+  const rate = e.taux_trou_max === null ? '' : `: a trial's chance of a gap below ${percentUp(e.taux_trou_max)}% (95%)`;
   return (
-    `${e.essais_tenus} of ${plural(e.essais, 'trial')}, ${plural(e.sessions, 'listener-session')}, ` +
-    `${plural(e.sessions_avec_trou, 'with a gap', 'with a gap')}${rate}`
+    `${e.essais_tenus} of ${plural(e.essais_entiers, 'whole trial')} held${rate}; ` +
+    `${plural(e.sessions, 'listener-session')} described, ${e.sessions_avec_trou} with a gap`
   );
 }
 
-/** "first audio at most 430 ms in 24 sessions: over 500 ms for fewer than 12% of listeners (95%)". */
+/** "3 trials, 0 with a listener over 500 ms: that chance below 63% (95%); 430 ms bounds the 36th percentile of a trial's worst". */
 export function firstAudioEvidence(e: Evidence, limitMs: number): string {
   const worst =
     e.premier_son_borne_centile !== null && e.premier_son_borne_ms !== null
-      ? `; ${ms(e.premier_son_borne_ms)} bounds the ${Math.floor(e.premier_son_borne_centile * 100)}th percentile (95%)`
+      ? `; ${ms(e.premier_son_borne_ms)} bounds the ${ordinal(Math.floor(e.premier_son_borne_centile * 100))} percentile of a trial's worst first audio (95%)`
       : '';
-  const share =
-    e.part_au_dela_max === null
-      ? ''
-      : `: over ${limitMs} ms for fewer than ${percentUp(e.part_au_dela_max)}% of listeners (95%)`;
-  return `${plural(e.premier_son_sessions, 'session')}, ${e.premier_son_au_dela} over the bound${share}${worst}`;
+  const share = e.part_au_dela_max === null ? '' : `: that chance below ${percentUp(e.part_au_dela_max)}% (95%)`;
+  return (
+    `${plural(e.premier_son_essais, 'trial')}, ${e.premier_son_essais_au_dela} with a listener over ${limitMs} ms${share}${worst}; ` +
+    `${plural(e.premier_son_sessions, 'listener')} described, ${e.premier_son_au_dela} over`
+  );
 }
 
 /** The K above (a), in words: how many of its trials failed, or why the sweep stopped. */
@@ -80,85 +94,110 @@ function answerB(
   return `${b === a ? 'the same, ' : ''}${b} (${at ? firstAudioEvidence(at, limitMs) : 'no evidence'})${b === a ? '' : over}`;
 }
 
-/**
- * What a rerun may answer, from the machine's own swings as the run saw them in the whole trials at
- * the edge run to their end (at the answer or the K above; one stopped at a gap leaves its sentences
- * in flight uncounted, so its speed reads low). Down: what the slowest made at x1 per listener, were
- * a rerun slower again by the same ratio (slowest over fastest); never above the answer. Up: what
- * the fastest made, or the largest K any trial held.
- */
-export function rerunRange(
-  mine: TrialRecord[],
-  a: number,
-  proofs: Evidence[],
-  cap: number,
-): { min: number; max: number } {
-  const heldUpTo = Math.max(a, ...proofs.filter((p) => p.essais_tenus > 0).map((p) => p.flux));
-  const speeds = mine
-    .filter((t) => t.controle_tenu && t.but === 'sans_trou' && t.etat === 'done' && (t.flux === a || t.flux === a + 1))
-    .flatMap((t) => (t.debit_agrege === null ? [] : [t.debit_agrege]));
-  if (a === 0 || speeds.length === 0) return { min: a, max: heldUpTo };
-  const slow = minOf(speeds);
-  const fast = maxOf(speeds);
-  return {
-    min: Math.min(a, Math.floor((slow * slow) / fast)),
-    max: Math.min(cap, Math.max(heldUpTo, Math.floor(fast))),
-  };
-}
-
 export interface EntryContext {
   voiceLabel: string;
   maxStreams: number;
   limitMs: number;
   /** The first sentence alone at the layout's threads, ms. */
   aloneMs: number | null;
+  /** Pre-buffers to replay the answer at, ms. */
+  prebuffersMs: readonly number[];
+  /** The drift of log S between runs the prediction allows. */
+  driftSd?: number;
 }
+
+const x2 = (v: number): string => `x${v.toFixed(1)}`;
+const pct = (v: number): string => `${Math.round(v * 100)}%`;
+
+/** What limits the answer, from the sweep. */
+function borneOf(s: Sweep, maxStreams: number): CapacityEntry['borne'] {
+  const above = s.search.failedAbove();
+  if (s.error) return 'erreur';
+  if (s.givenUp.some((g) => g.k === above && g.purpose === 'sans_trou')) return 'controles';
+  if (above !== undefined) return 'cpu';
+  return s.search.cap < maxStreams && s.memoryCap !== null && s.memoryCap < maxStreams ? 'memoire' : 'flux_max';
+}
+
+/** The live figures of an entry: S at the edge, the answer it confirms, the headroom, the prediction. */
+function liveFigures(s: Sweep, mine: TrialRecord[], driftSd: number) {
+  const held = s.search.held();
+  const edge = edgeTrials(mine, held);
+  const speed = speedEstimate(edge.map((t) => t.debit_vivant as number));
+  const a = liveAnswer(held, speed);
+  return {
+    held,
+    a,
+    speed,
+    room: headroom(speed, a),
+    forecast: prediction({ answer: a, held, speed, cap: s.search.cap, driftSd }),
+  };
+}
+
+/** "12 live listeners: this machine makes x14.1 [13.2, 15.0] of speech under this load, 17% [10%, 25%] headroom at 12". */
+function liveSentence(f: ReturnType<typeof liveFigures>): string {
+  const { a, held, speed, room } = f;
+  if (a === 0) return 'not even 1 live listener with no gap';
+  if (!speed || speed.low === null || speed.high === null || !room || room.low === null || room.high === null)
+    return `${plural(a, 'live listener')} (no interval on the live speed: fewer than 2 whole trials at the edge)`;
+  const capped = a < held ? ` (${held} held without a gap, but the pace at S's lower bound stops at ${a})` : '';
+  return (
+    `${plural(a, 'live listener')}: this machine makes ${x2(speed.centre)} [${speed.low.toFixed(1)}, ${speed.high.toFixed(1)}] of speech ` +
+    `under this load, ${pct(room.centre)} [${pct(room.low)}, ${pct(room.high)}] headroom at ${a}${capped}`
+  );
+}
+
+const bufferWords = (xs: CapacityEntry['par_tampon']): string =>
+  xs.map((b) => `${b.tampon_ms} ms ${b.au_moins ? 'at least ' : ''}${b.flux_max_sans_trou}`).join(', ');
 
 export function capacityEntry(s: Sweep, trials: TrialRecord[], x: EntryContext): CapacityEntry {
   const mine = trials.filter((t) => t.voix === s.voice && t.disposition === s.name);
   const proofs = tallies(mine, x.limitMs);
-  const a = s.search.held();
-  const b = s.search.heldInBound();
-  const atA = proofs.find((p) => p.flux === a);
+  const driftSd = x.driftSd ?? DEFAULT_DRIFT_SD;
+  const f = liveFigures(s, mine, driftSd);
+  const { a, held } = f;
+  const b = Math.min(a, s.search.heldInBound());
+  // The no-gap evidence is that of the K every whole trial held: where the pace lowers the answer below it, the
+  // trials at that heavier load are what shows no gap at the answer (a lighter K may not have been tried).
+  const atA = proofs.find((p) => p.flux === held);
   const atB = proofs.find((p) => p.flux === b);
-  const above = s.search.failedAbove();
-  const borne: CapacityEntry['borne'] = s.error
-    ? 'erreur'
-    : s.givenUp.some((g) => g.k === above && g.purpose === 'sans_trou')
-      ? 'controles'
-      : above !== undefined
-        ? 'cpu'
-        : s.search.cap < x.maxStreams && s.memoryCap !== null && s.memoryCap < x.maxStreams
-          ? 'memoire'
-          : 'flux_max';
-  const range = rerunRange(mine, a, proofs, s.search.cap);
-  const next = proofs.find((p) => p.flux === a + 1);
-  const served =
-    a === 0
-      ? 'not even 1 live stream with no gap'
-      : `${plural(a, 'live stream')} with no gap (${atA ? gapEvidence(atA) : 'no evidence'})`;
-  const disagree = unsettled(proofs, a);
+  const borne = borneOf(s, x.maxStreams);
+  const buffers = x.prebuffersMs.map((ms) => {
+    const r = heldAtBuffer(mine, ms);
+    return { tampon_ms: ms, flux_max_sans_trou: liveAnswer(r.held, f.speed), au_moins: r.atLeast };
+  });
+  const disagree = unsettled(proofs, held);
   const short = s.short ? ` Fewer trials than asked at its edges: ${s.short}.` : '';
-  const rerun = range.min < range.max ? `, a rerun may say ${range.min} to ${range.max}` : '';
+  const rerun = f.forecast ? `; a rerun may answer ${f.forecast[0]} to ${f.forecast[1]} (95%)` : '';
+  const evidence = atA && a > 0 ? ` Evidence at ${held}: ${gapEvidence(atA)}.` : '';
   const phrase =
-    `${x.voiceLabel}, ${s.name}: ${served}${rerun}; ${beyondA(s, a, proofs, borne, x.maxStreams)}${disagree ? ` (${disagree})` : ''}.${short} ` +
+    `${x.voiceLabel}, ${s.name}: ${liveSentence(f)}${rerun}; ${beyondA(s, held, proofs, borne, x.maxStreams)}` +
+    `${disagree ? ` (${disagree})` : ''}.${evidence}${short} By pre-buffer: ${bufferWords(buffers)}. ` +
     `Within ${x.limitMs} ms of first audio: ${answerB(s, { a, b }, proofs, x)}.`;
   return {
     voix: s.voice,
     disposition: s.name,
     flux_max_sans_trou: a,
     flux_max_dans_la_borne: b,
-    plage_sans_trou: range,
-    sessions: atA?.sessions ?? 0,
-    sessions_avec_trou: atA?.sessions_avec_trou ?? 0,
+    flux_tenu_essais: held,
+    debit_vivant: f.speed?.centre ?? null,
+    debit_vivant_ic95: f.speed?.low != null && f.speed.high != null ? [f.speed.low, f.speed.high] : null,
+    debit_vivant_essais: f.speed?.n ?? 0,
+    marge: f.room?.centre ?? null,
+    marge_ic95: f.room?.low != null && f.room.high != null ? [f.room.low, f.room.high] : null,
+    prevision: f.forecast ? [f.forecast[0], f.forecast[1]] : null,
+    prevision_couverture: PREDICTION_COVERAGE,
+    derive_entre_runs: driftSd,
+    par_tampon: buffers,
     taux_trou_max: atA?.taux_trou_max ?? null,
     essais: atA?.essais ?? 0,
     essais_tenus: atA?.essais_tenus ?? 0,
+    sessions: atA?.sessions ?? 0,
+    sessions_avec_trou: atA?.sessions_avec_trou ?? 0,
     premier_son_p95_ms: b > 0 ? (atB?.premier_son_p95_ms ?? null) : null,
     premier_son_seul_ms: x.aloneMs,
     preuves: proofs,
-    trous_au_dela: next
-      ? Math.max(0, ...mine.filter((t) => t.flux === a + 1 && t.controle_tenu).map((t) => t.trous))
+    trous_au_dela: proofs.some((p) => p.flux === held + 1)
+      ? Math.max(0, ...mine.filter((t) => t.flux === held + 1 && t.controle_tenu).map((t) => t.trous))
       : null,
     borne,
     prediction: s.search.predicted,
@@ -168,26 +207,31 @@ export function capacityEntry(s: Sweep, trials: TrialRecord[], x: EntryContext):
   };
 }
 
-/** One line per voice: the best layout for each answer, then every layout's two answers. */
-export function voiceVerdict(voiceLabel: string, entries: CapacityEntry[], limitMs: number, memory: string): string {
+/** One line per voice: the best layout by live speed (or the ones not told apart), then every layout's answers. */
+export function voiceVerdict(
+  voiceLabel: string,
+  entries: CapacityEntry[],
+  x: { limitMs: number; memory: string; speeds: LayoutSpeeds[] },
+): string {
   if (entries.length === 0) return `${voiceLabel}: no layout was measured.`;
-  const best = (key: 'flux_max_sans_trou' | 'flux_max_dans_la_borne'): CapacityEntry =>
-    [...entries].sort((x, y) => y[key] - x[key])[0] as CapacityEntry;
-  const a = best('flux_max_sans_trou');
-  const b = best('flux_max_dans_la_borne');
-  const range =
-    a.plage_sans_trou.max > a.plage_sans_trou.min
-      ? ` (a rerun may say ${a.plage_sans_trou.min} to ${a.plage_sans_trou.max})`
-      : '';
-  const capped = a.borne === 'flux_max' ? ' (the --max-streams cap: it may serve more)' : '';
+  const best = bestLayout(x.speeds);
+  const top = [...entries].sort((p, q) => q.flux_max_sans_trou - p.flux_max_sans_trou)[0] as CapacityEntry;
+  const b = [...entries].sort((p, q) => q.flux_max_dans_la_borne - p.flux_max_dans_la_borne)[0] as CapacityEntry;
+  const capped = top.borne === 'flux_max' ? ' (the --max-streams cap: it may serve more)' : '';
+  const forecast = (e: CapacityEntry): string => (e.prevision ? ` [rerun ${e.prevision[0]}-${e.prevision[1]}]` : '');
   const headA =
-    a.flux_max_sans_trou === 0
-      ? 'no layout served one live stream without a gap'
-      : `${plural(a.flux_max_sans_trou, 'live stream')} with no gap, with ${a.disposition}${capped}${range}`;
+    top.flux_max_sans_trou === 0
+      ? 'no layout served one live listener without a gap'
+      : `at most ${plural(top.flux_max_sans_trou, 'live listener')} with no gap (${top.disposition}${capped})`;
   const headB =
     b.flux_max_dans_la_borne === 0
-      ? `no layout kept every first audio within ${limitMs} ms`
-      : `${b.flux_max_dans_la_borne} with first audio within ${limitMs} ms too, with ${b.disposition}`;
-  const each = entries.map((e) => `${e.disposition} ${e.flux_max_sans_trou} / ${e.flux_max_dans_la_borne}`).join('; ');
-  return `${voiceLabel} on this machine: ${headA}; ${headB}. Each layout (no gap / within the bound): ${each}. ${memory}`;
+      ? `no layout kept every first audio within ${x.limitMs} ms`
+      : `${b.flux_max_dans_la_borne} with first audio within ${x.limitMs} ms too (${b.disposition})`;
+  const each = entries
+    .map((e) => `${e.disposition} ${e.flux_max_sans_trou}${forecast(e)} / ${e.flux_max_dans_la_borne}`)
+    .join('; ');
+  return (
+    `${voiceLabel} on this machine: ${headA}; ${headB}; ${best.phrase}. ` +
+    `Each layout (no gap [a rerun may answer] / within the bound): ${each}. ${x.memory}`
+  );
 }

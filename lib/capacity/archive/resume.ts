@@ -16,7 +16,7 @@ export const CapacityHeaderSchema = z.object({
   firstAudioMs: z.number().positive(),
   maxStreams: z.number().int().positive(),
   rounds: z.number().int().positive(),
-  sessions: z.number().int().positive(),
+  prebuffersMs: z.array(z.number().int().nonnegative()),
   maxMinutes: z.number().positive(),
   seed: z.number().int(),
   label: z.string().nullable(),

@@ -5,9 +5,9 @@
  * stream" was K processes sharing one queue, not a worker per listener.
  */
 import { z } from 'zod';
-import { CapacityArchiveSchema, StreamSchema, TrialSchema } from './schema.js';
+import { CapacityArchiveV2Schema, StreamV2Schema, TrialV2Schema } from './schema-v2.js';
 
-export const TrialV1Schema = TrialSchema.omit({
+export const TrialV1Schema = TrialV2Schema.omit({
   but: true,
   reprise: true,
   fin_ms: true,
@@ -16,7 +16,7 @@ export const TrialV1Schema = TrialSchema.omit({
   premier_son_max_ms: true,
   flux_detail: true,
 }).extend({
-  flux_detail: z.array(StreamSchema),
+  flux_detail: z.array(StreamV2Schema),
 });
 
 export const CapacityEntryV1Schema = z.object({
@@ -30,7 +30,7 @@ export const CapacityEntryV1Schema = z.object({
   phrase: z.string(),
 });
 
-const V2 = CapacityArchiveSchema;
+const V2 = CapacityArchiveV2Schema;
 
 export const CapacityArchiveV1Schema = V2.omit({
   schema_version: true,

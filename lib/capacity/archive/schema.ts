@@ -3,16 +3,18 @@ import { ControlSchema, MachineSchema } from '../../archive/common-schema.js';
 
 /**
  * The capacity archive: its own kind (`type: 'capacite'`), beside the throughput archive.
- * Version 2: two answers per layout (no gap; no gap and first audio within the bound) with their
- * evidence, and "one process per stream" as a worker of its own per listener. Version 1 archives
- * are still read (schema-v1.ts), their one answer as the second.
+ * Version 3: whole trials run to their planned end; per layout the live speed S with its interval,
+ * the headroom, a prediction of a rerun's answer with its coverage, the answer at each pre-buffer,
+ * and every bound counted by trial. Versions 2 (schema-v2.ts) and 1 (schema-v1.ts) are still read.
  */
-export const CAPACITY_SCHEMA_VERSION = 2;
+export const CAPACITY_SCHEMA_VERSION = 3;
 
 const figure = z.number().nullable();
 const count = z.number().int().nonnegative();
 /** A share (0-1), null when nothing was measured. */
 const share = z.number().min(0).max(1).nullable();
+/** [low, high], null when it cannot be computed. */
+const interval = z.tuple([z.number(), z.number()]).nullable();
 
 export const LayoutSchema = z.object({
   travailleurs: z.union([z.literal('K'), z.number().int().positive()]),
@@ -26,7 +28,9 @@ export const StreamSchema = z.object({
   arrivee_prevue_ms: z.number(),
   arrivee_ms: figure,
   premier_son_ms: figure,
+  /** Gaps of at least 20 ms (heard), and the shorter ones reported apart. */
   trous: count,
+  trous_courts: count,
   trous_s: z.number().nonnegative(),
   pire_trou_s: z.number().nonnegative(),
   /** Every sentence: when its audio was ready, when it played, when it ended (ms, monotonic clock), and its length. */
@@ -65,6 +69,15 @@ export const TrialSchema = z.object({
   /** Audio made over the trial's span (first job start to last job end), and per stream. */
   debit_agrege: figure,
   debit_par_flux: figure,
+  /**
+   * The live speed S (x real time): speech made per second while the machine was fully loaded, from
+   * the last arrival on, over the instants when at least min(cores, workers) sentences were in
+   * synthesis; null unless the trial ran to its planned end. And that span, ms.
+   */
+  debit_vivant: figure,
+  fenetre_vivante_ms: z.number().nonnegative(),
+  /** Gaps shorter than 20 ms, over every listener: reported, not failing the trial. */
+  trous_courts: count,
   rss_pic_octets: z.array(figure),
   flux_detail: z.array(StreamSchema.extend({ complet: z.boolean() })),
   controles: z.array(ControlSchema),
@@ -82,21 +95,28 @@ export const EvidenceSchema = z.object({
   essais_dans_la_borne: count,
   /** Trials not counted: a control failed. */
   essais_controles_echoues: count,
-  /** Listener-sessions heard (to the end, or to a gap), the ones with a gap, and a 95% upper bound on the chance of a gap. */
+  /** Whole trials (run to their end), those where a listener heard a gap, and the 95% upper bound on a trial's chance of a gap (by trial). */
+  essais_entiers: count,
+  essais_avec_trou: count,
+  taux_trou_max: share,
+  /** Described, not evidence (the listeners of one trial share its machine): listener-sessions heard, and those with a gap. */
   sessions: count,
   sessions_avec_trou: count,
-  taux_trou_max: share,
-  /** Listeners whose first audio is known (one still waiting when its trial ended counts as over the bound if it had waited that long). */
+  /** Trials whose first audio is known, those where some listener waited longer than the bound, and the 95% upper bound on that chance (by trial). */
+  premier_son_essais: count,
+  premier_son_essais_au_dela: count,
+  part_au_dela_max: share,
+  /** Described: listeners whose first audio is known (one still waiting past the bound counts as over), and those over. */
   premier_son_sessions: count,
   premier_son_au_dela: count,
-  /** 95% upper bound on the share of listeners waiting longer than the bound. */
-  part_au_dela_max: share,
+  /** Nearest rank over every listener (described). */
   premier_son_p95_ms: figure,
-  /** A 95% upper confidence bound on a percentile of first audio, and which percentile (0-1) the sample supports. */
+  /** A 95% upper confidence bound on a percentile of a trial's worst first audio, and which percentile (0-1) the trials support. */
   premier_son_borne_ms: figure,
   premier_son_borne_centile: share,
-  /** Each counted trial's per-stream speed (x real time). */
+  /** Each counted trial's per-stream speed over its whole span, and each whole trial's live speed S (x real time). */
   debit_par_flux: z.array(figure),
+  debit_vivant: z.array(figure),
 });
 
 export const CapacityEntrySchema = z.object({
@@ -106,14 +126,30 @@ export const CapacityEntrySchema = z.object({
   flux_max_sans_trou: count,
   /** (b) The most served with no gap and every first audio within the bound (never above (a)). */
   flux_max_dans_la_borne: count,
-  /** The K around (a) the trials do not settle: from (a) to the largest K any whole trial held. */
-  plage_sans_trou: z.object({ min: count, max: count }),
-  /** At (a): listener-sessions heard, those with a gap, the 95% upper bound on the gap rate, trials and trials held. */
-  sessions: count,
-  sessions_avec_trou: count,
+  /** The largest K every whole trial held (and none below failed), before the pace check at S's lower bound. */
+  flux_tenu_essais: count,
+  /** The live speed S at the answer's edge (whole trials at (a) and (a) + 1 as searched), its 95% interval (t on log S), and the trials it rests on. */
+  debit_vivant: figure,
+  debit_vivant_ic95: interval,
+  debit_vivant_essais: count,
+  /** Headroom at (a): S/(a) - 1, and its interval from S's. */
+  marge: figure,
+  marge_ic95: interval,
+  /** The answers (a) a rerun of the same workload may give, at the stated coverage (null: fewer than 2 whole trials at the edge). */
+  prevision: interval,
+  prevision_couverture: z.number().min(0).max(1),
+  /** The drift of log S between runs the prediction allows (an assumption until summary measures it). */
+  derive_entre_runs: z.number().nonnegative(),
+  /** (a) at each pre-buffer, replayed from the same trials; au_moins: no K tried failed, it may serve more. */
+  par_tampon: z.array(
+    z.object({ tampon_ms: z.number().nonnegative(), flux_max_sans_trou: count, au_moins: z.boolean() }),
+  ),
+  /** At the K every whole trial held (flux_tenu_essais, at or above (a)): trials, trials held, the 95% upper bound on a trial's chance of a gap; listener-sessions described. */
   taux_trou_max: share,
   essais: count,
   essais_tenus: count,
+  sessions: count,
+  sessions_avec_trou: count,
   /** First audio at (b), nearest rank over every session there; null when (b) is 0. */
   premier_son_p95_ms: figure,
   /** The first sentence alone, at this layout's threads (calibration), ms. */
@@ -154,8 +190,9 @@ export const CapacityArchiveSchema = z.object({
     premier_son_max_ms: z.number().positive(),
     flux_max: z.number().int().positive(),
     manches: z.number().int().positive(),
-    /** Listener-sessions to hear at each answer (--sessions). */
-    sessions: z.number().int().positive(),
+    /** The pre-buffers each answer is replayed at (ms), and the shortest gap counted as heard (ms). */
+    tampons_ms: z.array(z.number().nonnegative()),
+    tolerance_trou_ms: z.number().nonnegative(),
     graine: z.number().int(),
     dispositions: z.array(LayoutSchema),
     commande: z.string(),

@@ -10,6 +10,7 @@ import type { MachineBlock } from '../../archive/common-schema.js';
 import { PiperParallelError } from '../../core/errors.js';
 import { CapacityArchiveSchema, type CapacityArchive, type CapacityEntry } from './schema.js';
 import { CapacityArchiveV1Schema, type CapacityArchiveV1 } from './schema-v1.js';
+import { CapacityArchiveV2Schema, type CapacityArchiveV2, type CapacityEntryV2 } from './schema-v2.js';
 
 export interface Range {
   min: number;
@@ -20,7 +21,19 @@ export interface CapacityAnswerView {
   voice: string;
   layout: string;
   /** (a), with the K its trials leave open; null in a version 1 archive. */
-  noGap: { k: number; range: Range; sessions: number; gapRateMax: number | null } | null;
+  noGap: {
+    k: number;
+    /** Schema 3: the prediction of a rerun's answer (its stated coverage); schema 2: the range its trials left open. */
+    range: Range;
+    sessions: number;
+    /** Schema 3: a trial's chance of a gap; schema 2: a listener's (counted by listener). */
+    gapRateMax: number | null;
+    /** The evidence at the answer in words, counted as the schema counted it. */
+    evidence: string;
+    /** Schema 3: the live speed S at the answer, with its 95% interval (null before schema 3, or unmeasured). */
+    speed: { centre: number; low: number; high: number; trials: number } | null;
+    headroom: { centre: number; low: number; high: number } | null;
+  } | null;
   /** (b). */
   inBound: { k: number; range: Range; firstAudioP95Ms: number | null };
   /** Every trial of this voice and layout held its controls (or its failed tries were run again and held). */
@@ -29,7 +42,7 @@ export interface CapacityAnswerView {
 }
 
 export interface CapacityView {
-  schemaVersion: 1 | 2;
+  schemaVersion: 1 | 2 | 3;
   machine: MachineBlock;
   label: string | null;
   cores: number;
@@ -50,8 +63,8 @@ export interface CapacityView {
 }
 
 function workload(
-  p: CapacityArchive['protocole'] | CapacityArchiveV1['protocole'],
-  sessions: number | null,
+  p: CapacityArchive['protocole'] | CapacityArchiveV2['protocole'] | CapacityArchiveV1['protocole'],
+  evidence: string,
 ): Array<[string, string]> {
   return [
     ['text', p.texte.sha256.slice(0, 12)],
@@ -60,28 +73,33 @@ function workload(
     ['schedule', p.ordre_file],
     ['max-streams', String(p.flux_max)],
     ['rounds', String(p.manches)],
-    ['sessions', sessions === null ? 'none (schema 1)' : String(sessions)],
+    // Schema 3 counts evidence by trial and runs whole trials to their end: its answers are not schema 2's.
+    ['evidence', evidence],
     // The seed shapes the work only through Poisson arrivals; elsewhere it orders the trials.
     ['seed', p.arrivees === 'poisson' ? String(p.graine) : 'any'],
   ];
 }
 
 /** The highest K at which any counted trial met the answer's rule, at least the answer. */
-const rangeOf = (e: CapacityEntry, key: 'essais_tenus' | 'essais_dans_la_borne', k: number): Range => ({
+const rangeOf = (
+  e: Pick<CapacityEntry, 'preuves'> | CapacityEntryV2,
+  key: 'essais_tenus' | 'essais_dans_la_borne',
+  k: number,
+): Range => ({
   min: k,
   max: Math.max(k, ...e.preuves.filter((p) => p[key] > 0).map((p) => p.flux)),
 });
 
-function fromV2(a: CapacityArchive): CapacityView {
+/** What schemas 2 and 3 share: the run, its voices, and an answer's bounded half. */
+function common(a: CapacityArchive | CapacityArchiveV2, evidence: string) {
   return {
-    schemaVersion: 2,
     machine: a.machine_detail,
     label: a.etiquette,
     cores: a.coeurs,
     dateUtc: a.date_utc,
     toolVersion: a.version_outil,
     onnxruntimeVersion: a.version_onnxruntime,
-    workload: workload(a.protocole, a.protocole.sessions),
+    workload: workload(a.protocole, evidence),
     voices: a.voix.map((v) => ({
       name: v.nom,
       sha256: v.sha256,
@@ -89,19 +107,79 @@ function fromV2(a: CapacityArchive): CapacityView {
       speedAlone: v.debit_seul,
       workerRssBytes: v.rss_travailleur_octets,
     })),
+    controlsHeld: a.controle_tenu,
+  };
+}
+
+const bounded = (e: CapacityEntry | CapacityEntryV2): CapacityAnswerView['inBound'] => ({
+  k: e.flux_max_dans_la_borne,
+  range: rangeOf(e, 'essais_dans_la_borne', e.flux_max_dans_la_borne),
+  firstAudioP95Ms: e.premier_son_p95_ms,
+});
+
+function fromV2(a: CapacityArchiveV2): CapacityView {
+  return {
+    schemaVersion: 2,
+    ...common(a, `by listener, ${a.protocole.sessions} sessions (schema 2)`),
     answers: a.capacite.map((e) => ({
       voice: e.voix,
       layout: e.disposition,
-      noGap: { k: e.flux_max_sans_trou, range: e.plage_sans_trou, sessions: e.sessions, gapRateMax: e.taux_trou_max },
-      inBound: {
-        k: e.flux_max_dans_la_borne,
-        range: rangeOf(e, 'essais_dans_la_borne', e.flux_max_dans_la_borne),
-        firstAudioP95Ms: e.premier_son_p95_ms,
+      noGap: {
+        k: e.flux_max_sans_trou,
+        range: e.plage_sans_trou,
+        sessions: e.sessions,
+        gapRateMax: e.taux_trou_max,
+        evidence:
+          e.taux_trou_max === null
+            ? '-'
+            : `${e.sessions} sessions, gap rate below ${percentUp(e.taux_trou_max)}% (counted by listener, schema 2)`,
+        speed: null,
+        headroom: null,
       },
+      inBound: bounded(e),
       controlsHeld: e.controle_tenu,
       phrase: e.phrase,
     })),
-    controlsHeld: a.controle_tenu,
+  };
+}
+
+/** A bound as a whole percentage, rounded up (never understated). */
+const percentUp = (share: number): number => Math.ceil(share * 100 - 1e-9);
+
+const triple = (
+  centre: number | null,
+  ic: [number, number] | null,
+): { centre: number; low: number; high: number } | null =>
+  centre === null || ic === null ? null : { centre, low: ic[0], high: ic[1] };
+
+function fromV3(a: CapacityArchive): CapacityView {
+  return {
+    schemaVersion: 3,
+    ...common(a, 'by trial (schema 3)'),
+    answers: a.capacite.map((e) => ({
+      voice: e.voix,
+      layout: e.disposition,
+      noGap: {
+        k: e.flux_max_sans_trou,
+        range: e.prevision
+          ? { min: e.prevision[0], max: e.prevision[1] }
+          : { min: e.flux_max_sans_trou, max: e.flux_max_sans_trou },
+        sessions: e.sessions,
+        gapRateMax: e.taux_trou_max,
+        evidence:
+          e.taux_trou_max === null
+            ? '-'
+            : `${e.essais_tenus} of ${e.essais} trials held, a trial's gap chance below ${percentUp(e.taux_trou_max)}%`,
+        speed: (() => {
+          const t = triple(e.debit_vivant, e.debit_vivant_ic95);
+          return t && { ...t, trials: e.debit_vivant_essais };
+        })(),
+        headroom: triple(e.marge, e.marge_ic95),
+      },
+      inBound: bounded(e),
+      controlsHeld: e.controle_tenu,
+      phrase: e.phrase,
+    })),
   };
 }
 
@@ -116,7 +194,7 @@ function fromV1(a: CapacityArchiveV1): CapacityView {
     dateUtc: a.date_utc,
     toolVersion: a.version_outil,
     onnxruntimeVersion: a.version_onnxruntime,
-    workload: workload(a.protocole, null),
+    workload: workload(a.protocole, 'by listener, one answer (schema 1)'),
     voices: a.voix.map((v) => ({
       name: v.nom,
       sha256: v.sha256,
@@ -145,12 +223,14 @@ export function capacityView(value: unknown, file: string): CapacityView {
   // Found by the property test: null (or any non-object) has no schema_version to read.
   const version =
     typeof value === 'object' && value !== null ? (value as { schema_version?: unknown }).schema_version : undefined;
-  const schema: z.ZodType = version === 1 ? CapacityArchiveV1Schema : CapacityArchiveSchema;
+  const schema: z.ZodType =
+    version === 1 ? CapacityArchiveV1Schema : version === 2 ? CapacityArchiveV2Schema : CapacityArchiveSchema;
   const parsed = schema.safeParse(value);
   if (!parsed.success)
     throw new PiperParallelError(
       'USAGE',
       `${file} is not a capacity archive this version reads (${firstIssue(parsed.error)}); give a file from measurements/`,
     );
-  return version === 1 ? fromV1(parsed.data as CapacityArchiveV1) : fromV2(parsed.data as CapacityArchive);
+  if (version === 1) return fromV1(parsed.data as CapacityArchiveV1);
+  return version === 2 ? fromV2(parsed.data as CapacityArchiveV2) : fromV3(parsed.data as CapacityArchive);
 }

@@ -4,7 +4,7 @@ import { mdRow, mdText, stripControl } from '../../report/markdown.js';
 import { CAVEAT } from './text.js';
 import { percentUp } from '../answer/evidence.js';
 import type { CapacityArchive, CapacityEntry, TrialRecord } from '../archive/schema.js';
-import { capacityCharts } from './charts.js';
+import { answerCharts, evidenceCharts } from './charts.js';
 
 /** One voice of a capacity run, in words: kind, speed alone, sentence lengths, worker peak. */
 function voiceLine(v: CapacityArchive['voix'][number]): string {
@@ -27,7 +27,7 @@ const TRIAL_COLUMNS = [
   'first audio p95 / max ms',
   'gaps (streams)',
   'arrival late ms',
-  'x real time (aggregate, per stream)',
+  'x real time (live S; whole span, per listener)',
   'controls',
 ];
 
@@ -47,9 +47,9 @@ function trialCells(t: TrialRecord): string[] {
     t.sans_trou === true && t.au_rythme === false ? 'yes, behind pace' : yesNo(t.sans_trou),
     yesNo(t.dans_la_borne),
     `${ms(t.premier_son_p95_ms)} / ${ms(t.premier_son_max_ms)}`,
-    `${t.trous} (${t.flux_avec_trous})`,
+    `${t.trous} (${t.flux_avec_trous})${t.trous_courts > 0 ? `, ${t.trous_courts} under 20 ms` : ''}`,
     t.retard_arrivee_max_ms.toFixed(1),
-    `${t.debit_agrege?.toFixed(1) ?? '-'}, ${t.debit_par_flux?.toFixed(2) ?? '-'}`,
+    `${t.debit_vivant?.toFixed(1) ?? '-'}; ${t.debit_agrege?.toFixed(1) ?? '-'}, ${t.debit_par_flux?.toFixed(2) ?? '-'}`,
     failed.length === 0 ? 'OK' : `FAILED, not counted: ${failed.join('; ')}`,
   ];
 }
@@ -57,26 +57,33 @@ function trialCells(t: TrialRecord): string[] {
 const ANSWER_COLUMNS = [
   'voice',
   'layout',
-  'live streams, no gap',
-  'trials held / sessions / gap rate below (95%)',
+  'live listeners, no gap',
+  'a rerun may answer (95%)',
+  'live speed S, x real time [95%]',
+  'headroom at the answer [95%]',
+  'by pre-buffer (ms: listeners)',
+  "whole trials held at the answer / a trial's gap chance below (95%)",
   'within the first-audio bound',
-  'first audio p95 ms',
-  'first sentence alone ms',
   'stopped by',
 ];
 
+const x1 = (v: number): string => v.toFixed(1);
+const pc = (v: number): string => `${Math.round(v * 100)}%`;
+
 function answerCells(c: CapacityEntry): string[] {
-  const range =
-    c.plage_sans_trou.max > c.plage_sans_trou.min ? ` (rerun: ${c.plage_sans_trou.min}-${c.plage_sans_trou.max})` : '';
   const rate = c.taux_trou_max === null ? '-' : `${percentUp(c.taux_trou_max)}%`;
+  const ic = c.debit_vivant_ic95;
+  const room = c.marge_ic95;
   return [
     c.voix,
     c.disposition,
-    `${c.flux_max_sans_trou}${range}`,
-    c.flux_max_sans_trou === 0 ? '-' : `${c.essais_tenus} of ${c.essais} / ${c.sessions} / ${rate}`,
+    `${c.flux_max_sans_trou}${c.flux_tenu_essais > c.flux_max_sans_trou ? ` (${c.flux_tenu_essais} held, pace caps it)` : ''}`,
+    c.prevision ? `${c.prevision[0]} to ${c.prevision[1]}` : '-',
+    c.debit_vivant === null ? '-' : `${x1(c.debit_vivant)}${ic ? ` [${x1(ic[0])}, ${x1(ic[1])}]` : ''}`,
+    c.marge === null ? '-' : `${pc(c.marge)}${room ? ` [${pc(room[0])}, ${pc(room[1])}]` : ''}`,
+    c.par_tampon.map((b) => `${b.tampon_ms}: ${b.au_moins ? '>=' : ''}${b.flux_max_sans_trou}`).join(', '),
+    c.flux_max_sans_trou === 0 ? '-' : `${c.essais_tenus} of ${c.essais} / ${rate}`,
     String(c.flux_max_dans_la_borne),
-    ms(c.premier_son_p95_ms),
-    ms(c.premier_son_seul_ms),
     c.borne,
   ];
 }
@@ -87,12 +94,13 @@ const EVIDENCE_COLUMNS = [
   'K',
   'trials counted (held, in bound)',
   'not counted (controls)',
-  'sessions (with a gap)',
-  'gap rate below',
-  'first audio: sessions (over the bound)',
-  'over the bound for fewer than',
-  'p95 ms',
-  'bound ms (percentile, 95%)',
+  'whole trials (with a gap)',
+  "a trial's gap chance below (95%)",
+  'live speed S per whole trial',
+  'first audio: trials (with a listener over the bound)',
+  'that chance below (95%)',
+  "trial's worst first audio bound ms (percentile, 95%)",
+  'described: sessions (with a gap), first audio p95 ms',
 ];
 
 function evidenceRows(c: CapacityEntry): string[][] {
@@ -102,14 +110,15 @@ function evidenceRows(c: CapacityEntry): string[][] {
     String(p.flux),
     `${p.essais} (${p.essais_tenus}, ${p.essais_dans_la_borne})`,
     String(p.essais_controles_echoues),
-    `${p.sessions} (${p.sessions_avec_trou})`,
+    `${p.essais_entiers} (${p.essais_avec_trou})`,
     p.taux_trou_max === null ? '-' : `${percentUp(p.taux_trou_max)}%`,
-    `${p.premier_son_sessions} (${p.premier_son_au_dela})`,
+    p.debit_vivant.map((v) => (v === null ? '-' : x1(v))).join(', ') || '-',
+    `${p.premier_son_essais} (${p.premier_son_essais_au_dela})`,
     p.part_au_dela_max === null ? '-' : `${percentUp(p.part_au_dela_max)}%`,
-    ms(p.premier_son_p95_ms),
     p.premier_son_borne_ms === null
       ? '-'
       : `${ms(p.premier_son_borne_ms)} (p${Math.floor((p.premier_son_borne_centile ?? 0) * 100)})`,
+    `${p.sessions} (${p.sessions_avec_trou}), ${ms(p.premier_son_p95_ms)}`,
   ]);
 }
 
@@ -121,9 +130,10 @@ function facts(a: CapacityArchive): string[] {
     `machine: ${a.machine_detail.cpu}, ${a.coeurs} cores usable, ${(a.machine_detail.memoire_octets / 2 ** 30).toFixed(1)} ` +
       `GiB (MemAvailable at the start ${a.memoire_disponible_octets === null ? 'unknown' : `${(a.memoire_disponible_octets / 2 ** 30).toFixed(1)} GiB`})`,
     `text: ${p.source_du_texte}, ${p.texte.phrases} lines; arrivals ${p.arrivees}; queue ${p.ordre_file}; ` +
-      `(a) fails on any gap, (b) also on any first audio over ${p.premier_son_max_ms} ms; up to ${p.flux_max} ` +
-      `streams; each edge and the K above it in at least ${p.manches} trials, ${p.sessions} listener-sessions ` +
-      `at each answer; seed ${p.graine}`,
+      `(a) fails on a gap of ${p.tolerance_trou_ms} ms or more (shorter ones reported apart) or a pace under x1 at ` +
+      `the live speed's lower bound, (b) also on any first audio over ${p.premier_son_max_ms} ms; up to ${p.flux_max} ` +
+      `listeners; each edge and the K above it in at least ${p.manches} whole trials run to their end; ` +
+      `pre-buffers ${p.tampons_ms.join(', ')} ms replayed; seed ${p.graine}`,
     `voices: ${a.voix.map(voiceLine).join('; ')}`,
     ...(synthetic.length > 0
       ? [
@@ -143,14 +153,9 @@ export function capacityMarkdown(a: CapacityArchive): string {
   const row = mdRow;
   const out = [`# piper-parallel capacity run of ${mdText(a.date_utc)}`, ''];
   if (!a.controle_tenu) out.push('> **A control failed: nothing from this run may be published.**', '');
-  out.push(
-    ...facts(a).map((f) => `- ${mdText(f)}`),
-    '',
-    '## Verdict',
-    '',
-    ...a.phrases.flatMap((p) => [mdText(p), '']),
-  );
+  out.push('## Answer', '', ...a.phrases.flatMap((p) => [mdText(p), '']));
   out.push(row(ANSWER_COLUMNS), row(ANSWER_COLUMNS.map(() => '-')), ...a.capacite.map((c) => row(answerCells(c))));
+  out.push('', '## How it was measured', '', ...facts(a).map((f) => `- ${mdText(f)}`));
   out.push(
     '',
     '## Evidence at each K tried',
@@ -179,20 +184,13 @@ export async function capacityHtml(a: CapacityArchive): Promise<string> {
   const body = [`<h1>piper-parallel capacity run of ${esc(a.date_utc)}</h1>`];
   if (!a.controle_tenu)
     body.push('<p class="banner failed">A control failed: nothing from this run may be published.</p>');
-  body.push(
-    '<ul>',
-    ...facts(a).map((f) => `<li>${esc(f)}</li>`),
-    '</ul>',
-    '<h2>Verdict</h2>',
-    ...a.phrases.map((p) => `<p>${esc(p)}</p>`),
-  );
-  body.push(
-    table(ANSWER_COLUMNS, a.capacite.map(answerCells)),
-    '<h2>Evidence at each K tried</h2>',
-    table(EVIDENCE_COLUMNS, a.capacite.flatMap(evidenceRows)),
-  );
-  body.push('<h2>Charts</h2>');
-  for (const chart of capacityCharts(a)) body.push(await chartFigure(chart));
+  // The answer and its pictures first; how it was measured and every K's evidence after them.
+  body.push('<h2>Answer</h2>', table(ANSWER_COLUMNS, a.capacite.map(answerCells)));
+  for (const chart of answerCharts(a)) body.push(await chartFigure(chart));
+  body.push('<h2>In words</h2>', ...a.phrases.map((p) => `<p>${esc(p)}</p>`));
+  body.push('<h2>How it was measured</h2>', '<ul>', ...facts(a).map((f) => `<li>${esc(f)}</li>`), '</ul>');
+  body.push('<h2>Evidence at each K tried</h2>', table(EVIDENCE_COLUMNS, a.capacite.flatMap(evidenceRows)));
+  for (const chart of evidenceCharts(a)) body.push(await chartFigure(chart));
   body.push('<h2>Trials</h2>', table(TRIAL_COLUMNS, a.essais.map(trialCells)), `<h2>Caveats</h2><p>${esc(CAVEAT)}</p>`);
   const synthetic = a.voix.some((v) => v.synthetique);
   return htmlPage(`piper-parallel capacity ${a.date_utc}${synthetic ? ' (synthetic voices)' : ''}`, body);

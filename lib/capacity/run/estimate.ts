@@ -28,15 +28,15 @@ export function estimateRun(plan: CapacityPlan, sweeps: Sweep[], calibrations: M
     const a = s.search.predicted;
     // Workers load once per layout and round (a turn keeps its pool), as many as the K above the edge needs.
     seconds += plan.rounds * load(Math.min(s.search.cap, a + 1));
-    // At the answer: whole trials; the K above stops at its first gap, about two sentences in.
-    const atA = Math.max(plan.rounds, Math.ceil(plan.sessions / a));
+    // At the answer and the K above: whole trials, each run to its end (the one above a little behind).
+    const atA = plan.rounds;
     const above = a < s.search.cap ? plan.rounds : 0;
     trials += atA + above;
-    seconds += atA * (mean + first + text) + above * (2 * mean + first);
+    seconds += atA * (mean + first + text) + above * (mean + first + 1.1 * text);
     const b = s.search.predictedInBound;
     if (s.search.inBoundImpossible || b >= a) continue;
     // (b): first-audio trials, over once every listener has its first audio; a search of a few steps.
-    const atB = Math.max(plan.rounds, Math.ceil(plan.sessions / b)) + plan.rounds + 2;
+    const atB = 2 * plan.rounds + 2;
     trials += atB;
     seconds += atB * (mean + plan.firstAudioMs / 1000);
   }

@@ -22,7 +22,7 @@ export type CapacityProgress =
       memoryWorkers: number | null;
     }
   /** Before the first trial: what the run will do and about how long it will take. */
-  | { kind: 'plan'; trials: number; seconds: number; seed: number; seedDrawn: boolean; sessions: number }
+  | { kind: 'plan'; trials: number; seconds: number; seed: number; seedDrawn: boolean; prebuffersMs: number[] }
   | {
       kind: 'trial-start';
       voice: string;
@@ -50,7 +50,9 @@ export interface CapacityOptions {
   maxStreams?: number;
   /** Round 1 searches; later rounds run the edges again: each edge K and the next get at least this many trials (default 3). */
   rounds?: number;
-  /** Listener-sessions to hear at each answer (default 18: no gap among them puts the gap rate below 15%, 95%). */
+  /** Pre-buffers (ms) each answer is replayed at, from the same trials (default 0, 250, 500). */
+  prebuffersMs?: number[];
+  /** Retired: evidence is counted by trial (--rounds); refused, saying so. */
   sessions?: number;
   /** Rounds beyond --rounds, for edges that moved, are added only while they fit in this many minutes (default 8). */
   maxMinutes?: number;

@@ -26,8 +26,8 @@ export interface CapacityPlan {
   firstAudioMs: number;
   maxStreams: number;
   rounds: number;
-  /** Listener-sessions to hear at each answer. */
-  sessions: number;
+  /** Pre-buffers each answer is replayed at, ms, ascending, 0 first. */
+  prebuffersMs: number[];
   /** Rounds beyond the planned ones (edges that moved) are added only while they fit in this. */
   maxMinutes: number;
   seed: number;
@@ -52,8 +52,8 @@ export interface CapacityPlan {
 
 /** The edge K and the next are each tried in at least this many trials, one per round. */
 export const DEFAULT_ROUNDS = 3;
-/** Listener-sessions at each answer: with no gap among 18, the gap rate is below 15% (95%). */
-export const DEFAULT_SESSIONS = 18;
+/** Pre-buffers replayed by default, ms: none, a quarter and half a second (a player's usual range). */
+export const DEFAULT_PREBUFFERS_MS = [0, 250, 500];
 /** The default run's budget: extra rounds for edges that moved stop here. */
 export const DEFAULT_MAX_MINUTES = 8;
 
@@ -74,6 +74,18 @@ function oneOf<T extends string>(value: T | undefined, option: string, choices: 
   return value;
 }
 
+/** 0 always first (the answer itself), then the others ascending, each a whole number of ms at most 10 s. */
+function prebuffers(values: number[] | undefined): number[] {
+  const list = values ?? DEFAULT_PREBUFFERS_MS;
+  for (const v of list)
+    if (!Number.isInteger(v) || v < 0 || v > 10_000)
+      throw new PiperParallelError(
+        'USAGE',
+        `--prebuffer-ms takes whole numbers of ms from 0 to 10000, got ${v}; e.g. --prebuffer-ms 0,250,500`,
+      );
+  return [...new Set([0, ...list])].sort((a, b) => a - b);
+}
+
 export async function planCapacity(o: CapacityOptions): Promise<CapacityPlan> {
   const firstAudioMs = o.firstAudioMs ?? 500;
   if (!(Number.isFinite(firstAudioMs) && firstAudioMs > 0))
@@ -83,7 +95,12 @@ export async function planCapacity(o: CapacityOptions): Promise<CapacityPlan> {
     );
   const maxStreams = whole(o.maxStreams, '--max-streams', 1, 32, '16');
   const rounds = whole(o.rounds, '--rounds', 1, DEFAULT_ROUNDS, '3');
-  const sessions = whole(o.sessions, '--sessions', 1, DEFAULT_SESSIONS, '18');
+  if (o.sessions !== undefined)
+    throw new PiperParallelError(
+      'USAGE',
+      '--sessions was retired: evidence is now counted by trial, the independent unit; ask for more trials with --rounds',
+    );
+  const prebuffersMs = prebuffers(o.prebuffersMs);
   const seed = whole(o.seed, '--seed', 0, drawSeed(), '1');
   const label = checkLabel(o.label);
   const maxMinutes = o.maxMinutes ?? DEFAULT_MAX_MINUTES;
@@ -127,7 +144,7 @@ export async function planCapacity(o: CapacityOptions): Promise<CapacityPlan> {
     firstAudioMs,
     maxStreams,
     rounds,
-    sessions,
+    prebuffersMs,
     maxMinutes,
     seed,
     seedDrawn: o.seed === undefined,

@@ -18,6 +18,8 @@ import {
 import type { Sweep } from './sweep.js';
 import { capacityEntry, voiceVerdict } from '../answer/verdict.js';
 import { percentUp, rateUpperBound } from '../answer/evidence.js';
+import { edgeTrials, roundLogSpeeds } from '../answer/live.js';
+import { GAP_TOLERANCE_MS } from '../trial/playback.js';
 
 const GiB = 2 ** 30;
 const MiB = 2 ** 20;
@@ -42,11 +44,12 @@ export function memoryLine(c: Calibration, entries: CapacityEntry[], memAvailabl
   return `${head}: memory binds first for ${bound.join(' and ')}${bound.length < entries.length ? ', not for the others' : ''}.`;
 }
 
-/** What the sessions asked for prove when no listener hears a gap: "gap rate below 16%". */
-export function sessionsProof(sessions: number): string {
+/** What the rounds asked for prove when every whole trial at an answer held: "a trial's chance of a gap below 63%". */
+export function trialsProof(rounds: number): string {
   return (
-    `each answer rests on at least ${sessions} listener-sessions (--sessions ${sessions}): with ` +
-    `no gap among ${sessions}, the gap rate is below ${percentUp(rateUpperBound(0, sessions) ?? 1)}% (95% confidence)`
+    `each answer rests on at least ${rounds} whole trials on fresh workers (--rounds ${rounds}), the independent unit: ` +
+    `with no gap in ${rounds}, a trial's chance of a gap is below ${percentUp(rateUpperBound(0, rounds) ?? 1)}% (95%); ` +
+    `the listeners of one trial share its machine and are described, not counted`
   );
 }
 
@@ -79,12 +82,26 @@ export function capacityArchive(
       maxStreams: plan.maxStreams,
       limitMs: plan.firstAudioMs,
       aloneMs: calibrations.get(s.voice)?.firstSentenceMs[s.layout.threads] ?? null,
+      prebuffersMs: plan.prebuffersMs,
     }),
   );
   const phrases = plan.voices.map((v) => {
     const entries = capacite.filter((e) => e.voix === v.name);
     const c = calibrations.get(v.name) as Calibration;
-    return voiceVerdict(label(v.name), entries, plan.firstAudioMs, memoryLine(c, entries, plan.memAvailableBytes));
+    const speeds = entries.map((e) => ({
+      layout: e.disposition,
+      byRound: roundLogSpeeds(
+        edgeTrials(
+          trials.filter((t) => t.voix === e.voix && t.disposition === e.disposition),
+          e.flux_tenu_essais,
+        ),
+      ),
+    }));
+    return voiceVerdict(label(v.name), entries, {
+      limitMs: plan.firstAudioMs,
+      memory: memoryLine(c, entries, plan.memAvailableBytes),
+      speeds,
+    });
   });
   const givenUp = sweeps.flatMap((s) =>
     s.givenUp.map(
@@ -113,7 +130,8 @@ export function capacityArchive(
       premier_son_max_ms: plan.firstAudioMs,
       flux_max: plan.maxStreams,
       manches: plan.rounds,
-      sessions: plan.sessions,
+      tampons_ms: [...plan.prebuffersMs],
+      tolerance_trou_ms: GAP_TOLERANCE_MS,
       graine: plan.seed,
       dispositions: plan.layouts.map((l) => ({
         travailleurs: l.workers,
@@ -148,7 +166,7 @@ export function capacityArchive(
     capacite,
     phrases: [
       ...phrases,
-      `Evidence: ${sessionsProof(plan.sessions)}.`,
+      `Evidence: ${trialsProof(plan.rounds)}.`,
       ...givenUp.map((g) => `Not counted: ${g}.`),
       ...plan.notes.map((n) => `Note: ${n}.`),
     ],

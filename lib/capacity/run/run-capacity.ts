@@ -38,7 +38,7 @@ function resumedOptions(o: CapacityOptions, h: CapacityHeader, file: string): Ca
     firstAudioMs: h.firstAudioMs,
     maxStreams: h.maxStreams,
     rounds: h.rounds,
-    sessions: h.sessions,
+    prebuffersMs: h.prebuffersMs,
     maxMinutes: h.maxMinutes,
     seed: h.seed,
     label: h.label ?? undefined,
@@ -66,7 +66,7 @@ export async function runCapacity(options: CapacityOptions = {}): Promise<Capaci
     firstAudioMs: plan.firstAudioMs,
     maxStreams: plan.maxStreams,
     rounds: plan.rounds,
-    sessions: plan.sessions,
+    prebuffersMs: plan.prebuffersMs,
     maxMinutes: plan.maxMinutes,
     seed: plan.seed,
     label: plan.label,
@@ -143,7 +143,7 @@ async function measure(
     seconds: plannedSeconds,
     seed: plan.seed,
     seedDrawn: plan.seedDrawn,
-    sessions: plan.sessions,
+    prebuffersMs: plan.prebuffersMs,
   });
   const trials = await runSweeps(plan, sweeps, calibrations, {
     startedMs: started,

@@ -100,7 +100,8 @@ export async function runOneTrial(
       timers: ctx.timers,
       timeoutMs: Math.max(120_000, 20_000 * work),
       signal: ctx.signal,
-      stop: step.purpose === 'premier_son' ? { atGap: true, firstAudioMs: plan.firstAudioMs } : { atGap: true },
+      // A whole trial runs to its planned end, gaps and all: its live speed and every pre-buffer's replay need every sentence.
+      stop: step.purpose === 'premier_son' ? { atGap: true, firstAudioMs: plan.firstAudioMs } : { atGap: false },
     });
     const waitMs = before.atMs + MIN_LOAD_WINDOW_MS - performance.now();
     if (waitMs > 0 && isReal(ctx.timers)) await new Promise((r) => setTimeout(r, waitMs));
@@ -115,6 +116,7 @@ export async function runOneTrial(
       purpose: step.purpose,
       retry,
       firstAudioLimitMs: plan.firstAudioMs,
+      cores: plan.cores.length,
       cpu: { before, after },
       swapPages: swap0 === null || swap1 === null ? null : swap1 - swap0,
     });

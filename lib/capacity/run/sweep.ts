@@ -57,12 +57,9 @@ export function planSweeps(plan: CapacityPlan, calibrations: Map<string, Calibra
   });
 }
 
-/** Trials a K needs in all: the planned rounds, and at an answer enough for --sessions listener-sessions. */
-export function quotaOf(plan: CapacityPlan, s: Sweep): (k: number) => number {
-  return (k) => {
-    const answer = k === s.search.held() || k === s.search.heldInBound();
-    return answer ? Math.max(plan.rounds, Math.ceil(plan.sessions / k)) : plan.rounds;
-  };
+/** Trials a K needs in all: one per planned round (the trial is the independent unit; its listeners are not). */
+export function quotaOf(plan: CapacityPlan, _s: Sweep): (k: number) => number {
+  return () => plan.rounds;
 }
 
 // A whole trial with no gap heard but behind pace counts as failed: a longer session would hear the gap.

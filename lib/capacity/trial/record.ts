@@ -4,6 +4,7 @@ import { outsideCoresOver, type CpuSnapshot } from '../../measure/system-cpu.js'
 import type { TrialRecord } from '../archive/schema.js';
 import type { TrialResult } from './trial.js';
 import { maxOf, minOf } from '../../core/extremes.js';
+import { liveSpeed } from './live-speed.js';
 
 export type TrialPurpose = 'sans_trou' | 'premier_son';
 
@@ -18,6 +19,8 @@ export interface TrialContext {
   /** 0 for the first try at this K in this round, 1 and 2 for the runs again after a failed control. */
   retry?: number;
   firstAudioLimitMs: number;
+  /** Cores the run may use: the live speed counts the span where at least min(cores, workers) sentences were in synthesis. */
+  cores: number;
   /** Machine CPU around the trial (none: no outside-load figure). */
   cpu?: { before: CpuSnapshot; after: CpuSnapshot };
   /** Pages swapped during the trial; null where unreadable. */
@@ -76,6 +79,15 @@ export function trialRecord(r: TrialResult, c: TrialContext): TrialRecord {
   const outcome = trialOutcome(r, c.purpose, c.firstAudioLimitMs);
   const ended = r.state === 'done' || r.state === 'stopped';
   const firstAudio = r.streams.filter((s) => s.sentences.length > 0).map((s) => s.firstAudioMs);
+  // Only a trial run to its planned end has a live speed: one stopped early was not loaded as planned.
+  const live =
+    r.state === 'done'
+      ? liveSpeed(
+          r.jobs,
+          r.arrivals.map((a) => a.actualMs),
+          Math.min(c.cores, c.workers),
+        )
+      : { speed: null, spanMs: 0 };
   return {
     voix: c.voice,
     disposition: c.layout,
@@ -99,6 +111,9 @@ export function trialRecord(r: TrialResult, c: TrialContext): TrialRecord {
     retard_arrivee_max_ms: r.worstLatenessMs,
     debit_agrege: aggregate,
     debit_par_flux: perStream,
+    debit_vivant: live.speed,
+    fenetre_vivante_ms: live.spanMs,
+    trous_courts: r.streams.reduce((n, x) => n + x.shortGaps, 0),
     rss_pic_octets: r.peakRssBytes,
     flux_detail: r.streams.map((s, i) => ({
       arrivee_prevue_ms: r.arrivals[i]?.plannedMs ?? r.startMs,
@@ -108,6 +123,7 @@ export function trialRecord(r: TrialResult, c: TrialContext): TrialRecord {
       // Every sentence ready: the listener heard the whole session (with or without a gap).
       complet: s.sentences.length === r.textSentences,
       trous: s.gaps,
+      trous_courts: s.shortGaps,
       trous_s: s.gapSeconds,
       pire_trou_s: s.worstGapSeconds,
       phrases: s.sentences.map((p) => ({

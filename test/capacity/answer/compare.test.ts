@@ -7,7 +7,7 @@ import { capacityView, type CapacityView } from '../../../lib/capacity/archive/v
 import { capacitySchemaOne } from '../../helpers/old-archives.js';
 import { FIXTURE_MACHINE, sweepOn } from '../sweep-harness.js';
 
-type Answers = Record<string, [number, number, number?]>;
+type Answers = Record<string, [number, number, number?, [number, number, number]?]>;
 
 /** A capacity run as compare reads it: per layout (a) with its range's top, and (b). */
 function view(answers: Answers, edit: (v: CapacityView) => void = () => undefined): CapacityView {
@@ -26,14 +26,22 @@ function view(answers: Answers, edit: (v: CapacityView) => void = () => undefine
       ['schedule', 'deadline'],
       ['max-streams', '32'],
       ['rounds', '3'],
-      ['sessions', '18'],
+      ['evidence', 'by trial (schema 3)'],
       ['seed', 'any'],
     ],
     voices: [{ name: 'v', sha256: 'ff', synthetic: true, speedAlone: 5, workerRssBytes: 1 }],
-    answers: Object.entries(answers).map(([layout, [a, b, top]]) => ({
+    answers: Object.entries(answers).map(([layout, [a, b, top, s]]) => ({
       voice: 'v',
       layout,
-      noGap: { k: a, range: { min: a, max: top ?? a }, sessions: 18, gapRateMax: 0.15 },
+      noGap: {
+        k: a,
+        range: { min: a, max: top ?? a },
+        sessions: 18,
+        gapRateMax: 0.15,
+        evidence: '',
+        speed: s ? { centre: s[0], low: s[1], high: s[2], trials: 6 } : null,
+        headroom: null,
+      },
       inBound: { k: b, range: { min: b, max: b }, firstAudioP95Ms: 300 },
       controlsHeld: true,
       phrase: '',
@@ -66,13 +74,37 @@ describe('compare on capacity archives', () => {
     assert.equal(compareCapacity(view({ single: [6, 2, 7] }), view({ single: [5, 2, 6] })).rows[0]?.verdict, 'SAME');
   });
 
+  it("schema 3: FEWER or MORE only when the live speeds' intervals do not overlap, whatever the answers", () => {
+    // Answers 12 against 10, but live speeds x12.3 [11.8, 12.9] against x11.9 [11.2, 12.5]: the same machine twice.
+    const same = compareCapacity(
+      view({ pool: [12, 4, 14, [12.3, 11.8, 12.9]] }),
+      view({ pool: [10, 4, 11, [11.9, 11.2, 12.5]] }),
+    );
+    assert.deepEqual([same.rows[0]?.verdict, same.regression], ['SAME', false]);
+    assert.match(
+      same.rows[0]?.why ?? '',
+      /live speed B x11\.9 \[11\.2, 12\.5\] against A x12\.3 \[11\.8, 12\.9\]: the intervals overlap/,
+    );
+    // Equal answers, B's speed wholly below: FEWER, a regression.
+    const slower = compareCapacity(
+      view({ pool: [12, 4, 14, [12.3, 11.8, 12.9]] }),
+      view({ pool: [12, 4, 14, [10.9, 10.2, 11.5]] }),
+    );
+    assert.deepEqual([slower.rows[0]?.verdict, slower.regression], ['FEWER', true]);
+    const faster = compareCapacity(
+      view({ pool: [12, 4, 14, [10.9, 10.2, 11.5]] }),
+      view({ pool: [12, 4, 14, [12.3, 11.8, 12.9]] }),
+    );
+    assert.equal(faster.rows[0]?.verdict, 'MORE');
+  });
+
   it('another workload is INCOMPARABLE, naming each difference; another machine is refused unless forced; failed controls are not counted', () => {
     for (const [name, value] of [
       ['max-streams', '16'],
       ['rounds', '2'],
       ['first-audio bound ms', '800'],
       ['schedule', 'fifo'],
-      ['sessions', '60'],
+      ['evidence', 'by listener, 18 sessions (schema 2)'],
     ] as const) {
       const c = compareCapacity(
         view({ pool: [10, 4] }),
@@ -81,7 +113,7 @@ describe('compare on capacity archives', () => {
         }),
       );
       assert.deepEqual([c.rows[0]?.verdict, c.regression, c.compared], ['INCOMPARABLE', false, 0]);
-      assert.match(c.rows[0]?.why ?? '', new RegExp(`^${name} \\S+ vs ${value}$`));
+      assert.match(c.rows[0]?.why ?? '', new RegExp(`^${name} .+ vs ${value.replace(/[()]/g, '\\$&')}$`));
     }
     const other = view({ pool: [1, 1] }, (v) => {
       v.machine.cpu = 'other';
@@ -101,7 +133,6 @@ describe('compare on capacity archives', () => {
     const { archive } = await sweepOn({
       machine: { cores: 2, speed: 1.25, audioSeconds: [1, 1, 1] },
       layouts: [{ workers: 2, threads: 1, pinned: false, isolation: 'process' }],
-      sessions: 6,
     });
     const v1 = capacitySchemaOne(archive, 3);
     const read = capacityView(v1, 'old.json');
@@ -111,7 +142,10 @@ describe('compare on capacity archives', () => {
       c.rows.map((r) => r.verdict),
       ['INCOMPARABLE', 'INCOMPARABLE'],
     );
-    assert.match(c.workloadDiffers.join('; '), /sessions none \(schema 1\) vs 6; .*schema 1 vs 2/);
+    assert.match(
+      c.workloadDiffers.join('; '),
+      /evidence by listener, one answer \(schema 1\) vs by trial \(schema 3\); .*schema 1 vs 3/,
+    );
     assert.throws(
       () => capacityView({ schema_version: 1, type: 'capacite' }, 'broken.json'),
       /broken\.json is not a capacity archive this version reads \(outil: /,

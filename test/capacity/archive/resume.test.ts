@@ -15,7 +15,7 @@ describe('an interrupted capacity run', () => {
       lines: ['Oui.', 'Non.'],
       maxStreams: 1,
       rounds: 1,
-      sessions: 1,
+      prebuffersMs: [0, 300],
       firstAudioMs: 100_000,
       settleSeconds: 0,
       outDir,

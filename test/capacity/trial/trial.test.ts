@@ -132,6 +132,7 @@ describe('a capacity trial, with fake workers on virtual time', () => {
       round: 1,
       purpose: 'sans_trou',
       firstAudioLimitMs: 500,
+      cores: 2,
       swapPages: 0,
     });
     assert.deepEqual([rec.tenu, rec.trous, rec.flux_avec_trous, rec.premier_son_p95_ms], [false, 1, 1, 200]);
@@ -172,6 +173,7 @@ describe('a capacity trial, with fake workers on virtual time', () => {
         round: 2,
         purpose: 'sans_trou',
         firstAudioLimitMs: 5000,
+        cores: 2,
         swapPages: 0,
       });
       assert.ok(Math.abs((rec.debit_par_flux ?? 0) - speed) < 1e-9, `per stream x${rec.debit_par_flux}`);
@@ -211,6 +213,7 @@ describe('a capacity trial, with fake workers on virtual time', () => {
       round: 1,
       purpose: 'sans_trou',
       firstAudioLimitMs: 500,
+      cores: 2,
       swapPages: 0,
     });
     assert.deepEqual([rec.sans_trou, rec.au_rythme, rec.tenu], [true, false, false]);
@@ -273,6 +276,7 @@ describe('a capacity trial, with fake workers on virtual time', () => {
       round: 1,
       purpose: 'sans_trou',
       firstAudioLimitMs: 500,
+      cores: 2,
       swapPages: 0,
     });
     assert.equal(rec.controles.find((c) => c.name === 'arrivals')?.held, true);
@@ -314,6 +318,7 @@ describe('a capacity trial, with fake workers on virtual time', () => {
       round: 1,
       purpose: 'sans_trou',
       firstAudioLimitMs: 500,
+      cores: 2,
       swapPages: 0,
     });
     assert.deepEqual(
@@ -382,6 +387,17 @@ describe('a capacity trial, with fake workers on virtual time', () => {
     ]);
     // 400-900, then 900.5 (0.5 ms: the clock's grain, no gap), plays to 1900.5, then 2000: a 99.5 ms gap.
     assert.deepEqual([p.firstAudioMs, p.gaps, p.gapSeconds, p.worstGapSeconds], [300, 1, 0.0995, 0.0995]);
+    // A 15 ms wait is reported apart, under the 20 ms tolerance: not a gap heard; a pre-buffer of 20 ms hides it.
+    const short = [
+      { readyMs: 400, audioSeconds: 0.5 },
+      { readyMs: 915, audioSeconds: 1 },
+    ];
+    const q = playback(100, short);
+    assert.deepEqual([q.gaps, q.shortGaps, q.worstGapSeconds], [0, 1, 0.015]);
+    const buffered = playback(100, short, { prebufferMs: 20 });
+    assert.deepEqual([buffered.firstAudioMs, buffered.gaps, buffered.shortGaps], [320, 0, 0]);
+    // With no tolerance it is a gap.
+    assert.equal(playback(100, short, { toleranceMs: 1 }).gaps, 1);
   });
 
   it('a trial stopped at a gap waits for the sentences still in flight, so they never reach the next trial', async () => {
