@@ -144,7 +144,10 @@ export const CapacityEntrySchema = z.object({
   par_tampon: z.array(
     z.object({ tampon_ms: z.number().nonnegative(), flux_max_sans_trou: count, au_moins: z.boolean() }),
   ),
-  /** At the K every whole trial held (flux_tenu_essais, at or above (a)): trials, trials held, the 95% upper bound on a trial's chance of a gap; listener-sessions described. */
+  /**
+   * At the K every whole trial held (flux_tenu_essais, at or above (a)): trials, trials held, the 95% upper bound on
+   * a trial's chance of a gap; listener-sessions described.
+   */
   taux_trou_max: share,
   essais: count,
   essais_tenus: count,
