@@ -56,7 +56,7 @@ function capacityOptions(f: CapacityFlags): CapacityOptions {
     rounds: f.rounds === undefined ? undefined : parseWhole(f.rounds, '--rounds', 1),
     sessions: f.sessions === undefined ? undefined : parseWhole(f.sessions, '--sessions', 1),
     prebuffersMs: f['prebuffer-ms'] === undefined ? undefined : parseList(f['prebuffer-ms'], '--prebuffer-ms', 0),
-    maxMinutes: f['max-minutes'] === undefined ? undefined : parsePositive(f['max-minutes'], '--max-minutes', '8'),
+    maxMinutes: f['max-minutes'] === undefined ? undefined : parsePositive(f['max-minutes'], '--max-minutes', '7.5'),
     seed: f.seed === undefined ? undefined : parseWhole(f.seed, '--seed', 0),
     label: f.label,
     settleSeconds: settleSeconds(f.settle),
@@ -85,7 +85,7 @@ function progressLine(e: CapacityProgress): string | undefined {
   }
   if (e.kind === 'plan')
     return (
-      `plan: about ${formatDuration(e.seconds)} (${e.trials} trials or so), whole trials run to their end, ` +
+      `plan: about ${formatDuration(e.seconds)} (${e.trials} trials or so; at most --max-minutes ${e.maxMinutes}), whole trials run to their end, ` +
       `answers replayed at pre-buffers ${e.prebuffersMs.join(', ')} ms; seed ${e.seed}${e.seedDrawn ? ' (drawn at random; --seed repeats it)' : ''}`
     );
   if (e.kind === 'note') return `note: ${e.text}`;

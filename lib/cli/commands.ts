@@ -134,7 +134,8 @@ const capacity: Command = {
   usage: ['piper-parallel capacity [options]'],
   flags: pick(CAPACITY_FLAGS, {
     rounds: 'trials of each edge K and the next, fresh workers each (default 3)',
-    'max-minutes': 'extra rounds for edges that moved only while within M minutes (default 8)',
+    'max-minutes':
+      "the run, calibration included, ends within M minutes: a later round's turn that would pass it is left out, said (default 7.5)",
     seed: 'seed of the order and of poisson arrivals (default drawn, printed, archived)',
     isolation: 'workers as processes (default) or worker threads (process|thread)',
     sessions: 'retired: evidence is counted by trial; ask for more trials with --rounds (refused, saying so)',

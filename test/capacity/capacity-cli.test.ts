@@ -93,7 +93,7 @@ describe('piper-parallel capacity, end to end on a synthetic voice', () => {
     );
     assert.match(
       r.stderr,
-      /^plan: about [\dms ]+ \(\d+ trials or so\), whole trials run to their end, answers replayed at pre-buffers 0, 100, 300 ms; seed 7$/m,
+      /^plan: about [\dms ]+ \(\d+ trials or so; at most --max-minutes 7\.5\), whole trials run to their end, answers replayed at pre-buffers 0, 100, 300 ms; seed 7$/m,
     );
     assert.match(r.stderr, /^trial 1 \(round 1\): synthetic-siwis-medium, .*, K=\d+ (whole|first audio): /m);
     assert.match(

@@ -22,7 +22,15 @@ export type CapacityProgress =
       memoryWorkers: number | null;
     }
   /** Before the first trial: what the run will do and about how long it will take. */
-  | { kind: 'plan'; trials: number; seconds: number; seed: number; seedDrawn: boolean; prebuffersMs: number[] }
+  | {
+      kind: 'plan';
+      trials: number;
+      seconds: number;
+      seed: number;
+      seedDrawn: boolean;
+      prebuffersMs: number[];
+      maxMinutes: number;
+    }
   | {
       kind: 'trial-start';
       voice: string;
@@ -54,7 +62,7 @@ export interface CapacityOptions {
   prebuffersMs?: number[];
   /** Retired: evidence is counted by trial (--rounds); refused, saying so. */
   sessions?: number;
-  /** Rounds beyond --rounds, for edges that moved, are added only while they fit in this many minutes (default 8). */
+  /** The run ends within this many minutes, calibration included: a later round's turn that would pass it is left out (default 7.5). */
   maxMinutes?: number;
   /** Seed of the order and of Poisson arrivals (default: drawn at random, archived). */
   seed?: number;

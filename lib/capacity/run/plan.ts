@@ -54,8 +54,11 @@ export interface CapacityPlan {
 export const DEFAULT_ROUNDS = 3;
 /** Pre-buffers replayed by default, ms: none, a quarter and half a second (a player's usual range). */
 export const DEFAULT_PREBUFFERS_MS = [0, 250, 500];
-/** The default run's budget: extra rounds for edges that moved stop here. */
-export const DEFAULT_MAX_MINUTES = 8;
+/**
+ * The default run's budget, calibration included: a later round's turn that would pass it is left out (said), so
+ * the default run ends within 8 minutes with room for its last turn and the reports.
+ */
+export const DEFAULT_MAX_MINUTES = 7.5;
 
 function whole(value: number | undefined, option: string, min: number, fallback: number, example: string): number {
   if (value === undefined) return fallback;
@@ -107,7 +110,7 @@ export async function planCapacity(o: CapacityOptions): Promise<CapacityPlan> {
   if (!(Number.isFinite(maxMinutes) && maxMinutes > 0))
     throw new PiperParallelError(
       'USAGE',
-      `--max-minutes must be a number of minutes above 0, got ${maxMinutes}; e.g. --max-minutes 8`,
+      `--max-minutes must be a number of minutes above 0, got ${maxMinutes}; e.g. --max-minutes 7.5`,
     );
   const settleSeconds = whole(o.settleSeconds, '--settle', 0, 30, '30');
   const arrivals = oneOf(o.arrivals, '--arrivals', ARRIVAL_PATTERNS, 'staggered');

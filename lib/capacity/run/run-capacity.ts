@@ -18,7 +18,7 @@ import { planCapacity } from './plan.js';
 import { capacityArchive, publishCapacity } from './publish.js';
 import { calibrationKey, readCapacityPartial, type CapacityHeader, type CapacityPartial } from '../archive/resume.js';
 import { planSweeps, runSweeps, type SweepContext } from './sweep.js';
-import { realTimers, type Timers } from '../trial/timers.js';
+import { isReal, realTimers, type Timers } from '../trial/timers.js';
 import { raiseParentPriority } from './priority.js';
 import type { CapacityPlan } from './plan.js';
 import type { CpuSampler } from '../../measure/system-cpu.js';
@@ -50,6 +50,8 @@ function resumedOptions(o: CapacityOptions, h: CapacityHeader, file: string): Ca
 }
 
 export async function runCapacity(options: CapacityOptions = {}): Promise<CapacityResult> {
+  // The budget and the durations said count from here: preparing the voices and settling are part of the wait.
+  const entryMs = performance.now();
   const resumed = options.resume ? await readCapacityPartial(path.resolve(options.resume)) : undefined;
   const plan = await planCapacity(resumed ? resumedOptions(options, resumed.header, resumed.file) : options);
   if (resumed) plan.base = resumed.header.base;
@@ -86,7 +88,15 @@ export async function runCapacity(options: CapacityOptions = {}): Promise<Capaci
   const priority = (options.priority ?? raiseParentPriority)();
   const timers = options.timers ?? realTimers(priority.kind === 'realtime' ? 1 : 5);
   try {
-    return await measure(options, plan, { partial, sampler, adapters, timers, priority: priority.why, resumed });
+    return await measure(options, plan, {
+      partial,
+      sampler,
+      adapters,
+      timers,
+      priority: priority.why,
+      resumed,
+      entryMs,
+    });
   } finally {
     priority.restore();
   }
@@ -102,14 +112,17 @@ interface MeasureEnv {
   /** How the parent keeps the listeners' time, in words. */
   priority: string;
   resumed: CapacityPartial | undefined;
+  /** When runCapacity was called (performance.now()). */
+  entryMs: number;
 }
 
 async function measure(
   options: CapacityOptions,
   plan: CapacityPlan,
-  { partial, sampler, adapters, timers, priority, resumed }: MeasureEnv,
+  { partial, sampler, adapters, timers, priority, resumed, entryMs }: MeasureEnv,
 ): Promise<CapacityResult> {
-  const started = timers.now();
+  // On the real clock, the run started when it was called; virtual time starts with the trials.
+  const started = timers.now() - (isReal(timers) ? performance.now() - entryMs : 0);
   const calibrations = new Map<string, Calibration>();
   const threadCounts = plan.layouts.map((l) => l.threads);
   for (const v of plan.voices) {
@@ -136,7 +149,8 @@ async function measure(
   }
   const sweeps = planSweeps(plan, calibrations);
   const estimate = estimateRun(plan, sweeps, calibrations);
-  const plannedSeconds = Math.round((timers.now() - started) / 1000 + estimate.seconds);
+  // Said before the first trial: the estimate, never past the budget the sweep keeps to.
+  const plannedSeconds = Math.round(Math.min((timers.now() - started) / 1000 + estimate.seconds, plan.maxMinutes * 60));
   options.onProgress?.({
     kind: 'plan',
     trials: estimate.trials,
@@ -144,6 +158,7 @@ async function measure(
     seed: plan.seed,
     seedDrawn: plan.seedDrawn,
     prebuffersMs: plan.prebuffersMs,
+    maxMinutes: plan.maxMinutes,
   });
   const trials = await runSweeps(plan, sweeps, calibrations, {
     startedMs: started,

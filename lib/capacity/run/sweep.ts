@@ -165,6 +165,14 @@ export async function runSweeps(
     for (const i of roundOrder(sweeps.length, plan.seed, round)) {
       const s = sweeps[i] as Sweep;
       if (!live(s)) continue;
+      // A later round's turn runs only if its missing trials, at the run's mean time per trial, fit in the budget:
+      // the run ends within --max-minutes, its answers saying which edges were left short.
+      const turnMs = missingTrials(plan, [s]) * ((ctx.timers.now() - t0) / Math.max(1, trials.length));
+      const spentMs = ctx.timers.now() - (ctx.startedMs ?? t0);
+      if (round > 1 && spentMs + turnMs > plan.maxMinutes * 60_000) {
+        s.short = `no room left in --max-minutes ${plan.maxMinutes} for round ${round}`;
+        continue;
+      }
       await runTurn({ plan, s, round, ctx, c: calibrations.get(s.voice) as Calibration, book: seen }, trials);
     }
   }

@@ -1,19 +1,16 @@
 // light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
 import assert from 'node:assert/strict';
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { chromiumSkip, launchChromium, openFromDisk } from '../../helpers/chromium.js';
 import { capacityHtml } from '../../../lib/capacity/report/render.js';
 import type { CapacityArchive } from '../../../lib/capacity/archive/schema.js';
 import { tempDir } from '../../helpers/paths.js';
 import { sweepOn } from '../sweep-harness.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const skip = existsSync(CHROMIUM)
-  ? false
-  : `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`;
+const skip = chromiumSkip;
 
 let browser: Browser | undefined;
 let archive: CapacityArchive;
@@ -34,11 +31,7 @@ before(async () => {
     })
   ).archive;
   writeFileSync(page, await capacityHtml(archive));
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    timeout: 60_000,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking'],
-  });
+  browser = await launchChromium();
 });
 
 after(async () => {
@@ -48,18 +41,7 @@ after(async () => {
 describe('the capacity report in headless Chromium', { skip }, () => {
   it('opens with the answer and its pictures, every chart drawn, before the evidence; no console error, no request', async () => {
     assert.ok(browser);
-    const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
-    const tab = await context.newPage();
-    const errors: string[] = [];
-    const requests: string[] = [];
-    tab.on('console', (m) => {
-      if (m.type() === 'error' || m.type() === 'warning') errors.push(`${m.type()}: ${m.text()}`);
-    });
-    tab.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-    tab.on('request', (r) => {
-      if (r.url() !== pathToFileURL(page).href) requests.push(r.url());
-    });
-    await tab.goto(pathToFileURL(page).href, { waitUntil: 'load', timeout: 30_000 });
+    const { context, tab, errors, requests } = await openFromDisk(browser, page);
     const seen = await tab.evaluate(() => {
       const top = (el: Element | null): number => (el ? el.getBoundingClientRect().top + window.scrollY : -1);
       const heading = (text: string): Element | null =>

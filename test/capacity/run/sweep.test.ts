@@ -166,7 +166,7 @@ describe('the capacity sweep finds the capacity worked out by hand (fake machine
     );
   });
 
-  it('past the planned rounds, a round is added only while its missing trials fit in --max-minutes', async () => {
+  it('a later round, planned or added, runs a turn only while its missing trials fit in --max-minutes', async () => {
     // The contradicting machine again, slower from round 3: the edge moves in the last planned round, so its new K lack trials.
     const slower = (e: { kind: string; round?: number }, machine: { factor: number }): void => {
       if (e.kind === 'trial-start') machine.factor = (e.round ?? 1) >= 3 ? 0.8 : 1;
@@ -187,10 +187,11 @@ describe('the capacity sweep finds the capacity worked out by hand (fake machine
       maxMinutes: 0.001,
       onProgress: slower,
     });
-    assert.equal(Math.max(...tight.archive.essais.map((t) => t.manche)), 3);
+    // A budget spent in round 1: the later rounds' turns are left out, and the answer says its edges lack trials.
+    assert.equal(Math.max(...tight.archive.essais.map((t) => t.manche)), 1);
     assert.match(
       tight.archive.capacite[0]?.phrase ?? '',
-      /Fewer trials than asked at its edges: another round would pass --max-minutes 0\.001\./,
+      /Fewer trials than asked at its edges: (no room left in --max-minutes 0\.001 for round \d|another round would pass --max-minutes 0\.001)\./,
     );
   });
 

@@ -1,20 +1,16 @@
 // light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
 import assert from 'node:assert/strict';
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { chromiumSkip, launchChromium, openFromDisk } from '../../helpers/chromium.js';
 import type { Archive } from '../../../lib/throughput/schema.js';
 import { renderHtml } from '../../../lib/throughput/report/html.js';
 import { expectedMarks, realArchive } from '../../helpers/archive.js';
 import { tempDir } from '../../helpers/paths.js';
 
-// Debian's Chromium, which .ci/run installs; elsewhere point CHROMIUM_PATH at one.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const skip = existsSync(CHROMIUM)
-  ? false
-  : `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`;
+const skip = chromiumSkip;
 
 let browser: Browser | undefined;
 let archive: Archive;
@@ -25,20 +21,7 @@ before(async () => {
   if (skip) return;
   archive = (await realArchive()).archive;
   writeFileSync(page, await renderHtml(archive));
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    timeout: 60_000,
-    // This machine's network is closed: keep Chromium from reaching out on its own.
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 });
 
 after(async () => {
@@ -48,18 +31,7 @@ after(async () => {
 describe('HTML report in headless Chromium', { skip }, () => {
   it('loads from disk with no console error and no request, each chart with its marks; screenshot kept', async () => {
     assert.ok(browser);
-    const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
-    const tab = await context.newPage();
-    const errors: string[] = [];
-    const requests: string[] = [];
-    tab.on('console', (m) => {
-      if (m.type() === 'error' || m.type() === 'warning') errors.push(`${m.type()}: ${m.text()}`);
-    });
-    tab.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-    tab.on('request', (r) => {
-      if (r.url() !== pathToFileURL(page).href) requests.push(r.url());
-    });
-    await tab.goto(pathToFileURL(page).href, { waitUntil: 'load', timeout: 30_000 });
+    const { context, tab, errors, requests } = await openFromDisk(browser, page);
     // Data marks are the items of Vega's role-mark groups (axes, legends and titles have other roles).
     const counts = await tab.evaluate(() =>
       Object.fromEntries(
