@@ -1,4 +1,5 @@
 import { maxOf, minOf } from '../core/extremes.js';
+import { studentQuantile } from './student.js';
 export interface Summary {
   min: number | null;
   max: number | null;
@@ -99,4 +100,16 @@ export function logMeanInterval(
   const mean = logs.reduce((a, b) => a + b, 0) / logs.length;
   const h = (tQuantile975(logs.length - 1) * (stdev(logs) ?? 0)) / Math.sqrt(logs.length);
   return { centre: Math.exp(mean), halfWidth: h, lo: Math.exp(mean - h), hi: Math.exp(mean + h) };
+}
+
+/**
+ * The two-sided interval of exp(mean log) at any `confidence` (a family's level, not only 95%): the
+ * t interval of the logs, as factors; null below MIN_ROUNDS_TO_DECIDE values.
+ */
+export function ratioInterval(logs: readonly number[], confidence: number): [number, number] | null {
+  if (logs.length < MIN_ROUNDS_TO_DECIDE) return null;
+  const mean = logs.reduce((s, v) => s + v, 0) / logs.length;
+  const half =
+    (studentQuantile(1 - (1 - confidence) / 2, logs.length - 1) * (stdev(logs) ?? 0)) / Math.sqrt(logs.length);
+  return [Math.exp(mean - half), Math.exp(mean + half)];
 }

@@ -4,8 +4,7 @@
  * trials there), a t interval over those rounds widened over the pairs of the leader (Bonferroni).
  * A best layout is named only when it is ahead of every other; otherwise the ones not told apart.
  */
-import { stdev } from '../../measure/stats.js';
-import { studentQuantile } from '../../measure/student.js';
+import { ratioInterval } from '../../measure/stats.js';
 
 export interface LayoutSpeeds {
   layout: string;
@@ -27,15 +26,6 @@ export interface BestLayout {
   best: string | null;
   pairs: LayoutPair[];
   phrase: string;
-}
-
-/** The t interval of exp(mean log) at `confidence`; null below two rounds. */
-function ratioInterval(logs: readonly number[], confidence: number): [number, number] | null {
-  if (logs.length < 2) return null;
-  const mean = logs.reduce((s, v) => s + v, 0) / logs.length;
-  const half =
-    (studentQuantile(1 - (1 - confidence) / 2, logs.length - 1) * (stdev(logs) ?? 0)) / Math.sqrt(logs.length);
-  return [Math.exp(mean - half), Math.exp(mean + half)];
 }
 
 const signedPercent = (ratio: number): string => `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(0)}%`;

@@ -5,8 +5,7 @@
  * (Bonferroni), so the chance that any of them claims a difference that is not there stays at 5%.
  */
 import type { Archive, ArmRecord } from '../schema.js';
-import { MIN_ROUNDS_TO_DECIDE as MIN_ROUNDS, stdev } from '../../measure/stats.js';
-import { studentQuantile } from '../../measure/student.js';
+import { ratioInterval } from '../../measure/stats.js';
 import { signedPercent } from './labels.js';
 
 export type Pair = Archive['verdict']['comparaisons'][number]['paires'][number];
@@ -31,14 +30,7 @@ export function roundRatios(
   });
 }
 
-/** The two-sided interval of exp(mean log) at `confidence`; null below two rounds. */
-export function ratioInterval(logs: readonly number[], confidence: number): [number, number] | null {
-  if (logs.length < MIN_ROUNDS) return null;
-  const mean = logs.reduce((s, v) => s + v, 0) / logs.length;
-  const half =
-    (studentQuantile(1 - (1 - confidence) / 2, logs.length - 1) * (stdev(logs) ?? 0)) / Math.sqrt(logs.length);
-  return [Math.exp(mean - half), Math.exp(mean + half)];
-}
+export { ratioInterval };
 
 /** Within [1 - m, 1 / (1 - m)]: symmetric on the log scale, 6% gives [0.94, 1.064]. */
 export function withinMargin(interval: [number, number] | null, marginPct: number): boolean {
