@@ -39,7 +39,9 @@ describe('piper-parallel capacity, end to end on a synthetic voice', () => {
       ],
       dir,
     );
-    // Two short sentences, at most two listeners: any machine that runs the tests serves that with every layout.
+    // Two short sentences, at most two listeners: any machine that runs the tests serves that with every layout. With
+    // only 2 rounds the live speed's interval may still reach below x1 on a noisy machine: then nothing is promised,
+    // and the sentence says so beside the trials that held (a CI run on the slow VM once did).
     assert.equal(r.status, 0, r.stderr);
     const archive = CapacityArchiveSchema.parse(JSON.parse(r.stdout));
     assert.equal(archive.controle_tenu, true);
@@ -82,7 +84,7 @@ describe('piper-parallel capacity, end to end on a synthetic voice', () => {
       );
       assert.match(
         c.phrase,
-        /: \d live listeners?(: this machine makes x[\d.]+ \[[\d.]+, [\d.]+\] of speech under this load, -?\d+% \[-?\d+%, -?\d+%\] headroom at \d)?.*; --max-streams 2 reached\. Evidence at \d: \d+ of \d+ whole trials held: a trial's chance of a gap below \d+% \(95%\); \d+ listener-sessions described, 0 with a gap\. By pre-buffer: 0 ms (at least )?\d, 100 ms (at least )?\d, 300 ms (at least )?\d\. Within 500 ms of first audio: /,
+        /: (\d live listeners?(: this machine makes x[\d.]+ \[[\d.]+, [\d.]+\] of speech under this load, -?\d+% \[-?\d+%, -?\d+%\] headroom at \d)?|no live listener promised: every whole trial at 2 held without a gap, but the live speed under this load \(x[\d.]+ \[[\d.]+, [\d.]+\] over \d+ whole trials\) may be below x1 \(more --rounds narrow it\)).*; --max-streams 2 reached\. Evidence at \d: \d+ of \d+ whole trials held: a trial's chance of a gap below \d+% \(95%\); \d+ listener-sessions described, 0 with a gap\. By pre-buffer: 0 ms (at least )?\d, 100 ms (at least )?\d, 300 ms (at least )?\d\. Within 500 ms of first audio: /,
       );
     }
     assert.ok(archive.essais.every((t) => t.controles.map((x) => x.name).join() === 'arrivals,memory,outside_load'));
@@ -98,7 +100,7 @@ describe('piper-parallel capacity, end to end on a synthetic voice', () => {
     assert.match(r.stderr, /^trial 1 \(round 1\): synthetic-siwis-medium, .*, K=\d+ (whole|first audio): /m);
     assert.match(
       r.stderr,
-      /^capacity: synthetic-siwis-medium on this machine: at most \d live listeners? with no gap \(.*\); .*(best|not told apart|only)/m,
+      /^capacity: synthetic-siwis-medium on this machine: (at most \d live listeners? with no gap \(.*\)|no layout promised one live listener \(whole trials held up to 2 .*\)); .*(best|not told apart|only)/m,
     );
     const files = readdirSync(out);
     const html = readFileSync(path.join(out, files.find((f) => f.endsWith('.html')) ?? ''), 'utf8');

@@ -133,10 +133,26 @@ function liveFigures(s: Sweep, mine: TrialRecord[], driftSd: number) {
   };
 }
 
+/**
+ * Trials held but S's lower bound is under x1: the trials are not denied, the promise is. With 2 trials the t
+ * interval on log S is 9 times as wide as with 3 (12.7 against 4.3 on one spread), so this is what few rounds say.
+ */
+function unpromised(held: number, speed: ReturnType<typeof speedEstimate>): string {
+  const s =
+    speed && speed.low !== null && speed.high !== null
+      ? `x${speed.centre.toFixed(1)} [${speed.low.toFixed(1)}, ${speed.high.toFixed(1)}] over ${plural(speed.n, 'whole trial')}`
+      : 'unknown';
+  return (
+    `no live listener promised: every whole trial at ${held} held without a gap, but the live speed under this load ` +
+    `(${s}) may be below x1 (more --rounds narrow it)`
+  );
+}
+
 /** "12 live listeners: this machine makes x14.1 [13.2, 15.0] of speech under this load, 17% [10%, 25%] headroom at 12". */
 function liveSentence(f: ReturnType<typeof liveFigures>): string {
   const { a, held, speed, room } = f;
-  if (a === 0) return 'not even 1 live listener with no gap';
+  if (held === 0) return 'not even 1 live listener with no gap';
+  if (a === 0) return unpromised(held, speed);
   if (!speed || speed.low === null || speed.high === null || !room || room.low === null || room.high === null)
     return `${plural(a, 'live listener')} (no interval on the live speed: fewer than 2 whole trials at the edge)`;
   const capped = a < held ? ` (${held} held without a gap, but the pace at S's lower bound stops at ${a})` : '';
@@ -168,7 +184,7 @@ export function capacityEntry(s: Sweep, trials: TrialRecord[], x: EntryContext):
   const disagree = unsettled(proofs, held);
   const short = s.short ? ` Fewer trials than asked at its edges: ${s.short}.` : '';
   const rerun = f.forecast ? `; a rerun may answer ${f.forecast[0]} to ${f.forecast[1]} (95%)` : '';
-  const evidence = atA && a > 0 ? ` Evidence at ${held}: ${gapEvidence(atA)}.` : '';
+  const evidence = atA && held > 0 ? ` Evidence at ${held}: ${gapEvidence(atA)}.` : '';
   const phrase =
     `${x.voiceLabel}, ${s.name}: ${liveSentence(f)}${rerun}; ${beyondA(s, held, proofs, borne, x.maxStreams)}` +
     `${disagree ? ` (${disagree})` : ''}.${evidence}${short} By pre-buffer: ${bufferWords(buffers)}. ` +
@@ -219,9 +235,13 @@ export function voiceVerdict(
   const b = [...entries].sort((p, q) => q.flux_max_dans_la_borne - p.flux_max_dans_la_borne)[0] as CapacityEntry;
   const capped = top.borne === 'flux_max' ? ' (the --max-streams cap: it may serve more)' : '';
   const forecast = (e: CapacityEntry): string => (e.prevision ? ` [rerun ${e.prevision[0]}-${e.prevision[1]}]` : '');
+  const heldMost = Math.max(...entries.map((e) => e.flux_tenu_essais));
   const headA =
     top.flux_max_sans_trou === 0
-      ? 'no layout served one live listener without a gap'
+      ? heldMost > 0
+        ? `no layout promised one live listener (whole trials held up to ${heldMost} without a gap, ` +
+          "but the live speed's interval reaches below x1: more --rounds narrow it)"
+        : 'no layout served one live listener without a gap'
       : `at most ${plural(top.flux_max_sans_trou, 'live listener')} with no gap (${top.disposition}${capped})`;
   const headB =
     b.flux_max_dans_la_borne === 0

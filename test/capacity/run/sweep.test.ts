@@ -72,6 +72,32 @@ describe('the capacity sweep finds the capacity worked out by hand (fake machine
     );
   });
 
+  it('two rounds far apart: every trial at 2 held, but S under load may be below x1: nothing promised, the trials said', async () => {
+    // x10 per core in round 1, x3 in round 2: S = 20 and 6 at K = 2, a spread of |ln 20 - ln 6| / sqrt 2 = 0.85 in log.
+    // With 2 trials t(1) = 12.7: the lower bound is exp(ln sqrt 120 - 12.7 x 0.85 / sqrt 2) = 0.005, under x1.
+    const { archive } = await sweepOn({
+      machine: { cores: 2, speed: 10, audioSeconds: oneSecond },
+      layouts: [own],
+      maxStreams: 2,
+      rounds: 2,
+      onProgress: (e, machine) => {
+        if (e.kind === 'trial-start') machine.factor = e.round >= 2 ? 0.3 : 1;
+      },
+    });
+    const e = archive.capacite[0] as CapacityEntry;
+    assert.deepEqual([e.flux_tenu_essais, e.flux_max_sans_trou, e.debit_vivant_essais], [2, 0, 2]);
+    assert.ok(Math.abs((e.debit_vivant ?? 0) - Math.sqrt(120)) < 1e-6, String(e.debit_vivant));
+    assert.ok((e.debit_vivant_ic95?.[0] ?? 1) < 0.01, String(e.debit_vivant_ic95));
+    assert.match(
+      e.phrase,
+      /: no live listener promised: every whole trial at 2 held without a gap, but the live speed under this load \(x11\.0 \[0\.0, [\d.]+\] over 2 whole trials\) may be below x1 \(more --rounds narrow it\).*; --max-streams 2 reached\. Evidence at 2: 2 of 2 whole trials held/,
+    );
+    assert.match(
+      archive.phrases.join(' '),
+      /no layout promised one live listener \(whole trials held up to 2 without a gap/,
+    );
+  });
+
   it('a pool of 2 workers at x5, three 1 s sentences, listeners together: 10 with no gap, 4 within 500 ms', async () => {
     // Deadline order: every first sentence, two at a time, 200 ms each; listener i first plays at 200 (floor(i/2) + 1) ms.
     // Then the second sentences in the same order, ready exactly as the first ones end for K = 10 (0.1 K s of work before
