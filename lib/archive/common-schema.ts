@@ -5,7 +5,17 @@ import { z } from 'zod';
 const figure = z.number().nullable();
 
 export const ControlSchema = z.object({
-  name: z.enum(['cpu_max', 'cpu_sum', 'affinity', 'start_skew', 'overlap', 'outside_load', 'memory', 'arrivals']),
+  name: z.enum([
+    'cpu_max',
+    'cpu_sum',
+    'affinity',
+    'start_skew',
+    'overlap',
+    'outside_load',
+    'memory',
+    'arrivals',
+    'client_cpu',
+  ]),
   threshold: z.number(),
   /** null: the figure could not be read, and the control does not hold. */
   measured: figure,

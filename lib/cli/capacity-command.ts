@@ -11,6 +11,7 @@ import { formatDuration } from '../throughput/report/progress.js';
 import { allowedCores } from '../measure/clock.js';
 import { parseChoice, parseList, parsePositive, parseWhole, settleSeconds, textFile } from './parse.js';
 import type { Io } from './run-command.js';
+import { SERVER_VOICE } from '../capacity/run/server.js';
 
 export interface CapacityFlags {
   voice?: string[];
@@ -26,6 +27,9 @@ export interface CapacityFlags {
   seed?: string;
   label?: string;
   isolation?: string;
+  server?: string;
+  'server-timeout-s'?: string;
+  'text-rate'?: string;
   settle?: string;
   'out-dir'?: string;
   'voices-dir'?: string;
@@ -61,6 +65,12 @@ function capacityOptions(f: CapacityFlags): CapacityOptions {
     label: f.label,
     settleSeconds: settleSeconds(f.settle),
     layouts: isolation === undefined ? undefined : defaultLayouts(allowedCores().length, isolation),
+    server: f.server,
+    serverTimeoutMs:
+      f['server-timeout-s'] === undefined
+        ? undefined
+        : 1000 * parsePositive(f['server-timeout-s'], '--server-timeout-s', '30'),
+    textRateCps: f['text-rate'] === undefined ? undefined : parsePositive(f['text-rate'], '--text-rate', '40'),
     outDir: f['out-dir'],
     voicesDir: f['voices-dir'],
     resume: f.resume,
@@ -71,8 +81,17 @@ function capacityOptions(f: CapacityFlags): CapacityOptions {
 function progressLine(e: CapacityProgress): string | undefined {
   if (e.kind === 'voices')
     return e.voices
-      .map((v) => `voice ${v.name}${v.synthetic ? ': SYNTHETIC stand-in' : ': real Piper voice'}`)
+      .map((v) =>
+        v.name === SERVER_VOICE
+          ? 'server: a running server, measured from outside (a connection per listener)'
+          : `voice ${v.name}${v.synthetic ? ': SYNTHETIC stand-in' : ': real Piper voice'}`,
+      )
       .join('\n');
+  if (e.kind === 'calibrated' && e.voice === SERVER_VOICE)
+    return (
+      `server: one connection alone x${e.speed.toFixed(1)} real time, sentences ${e.sentenceAudioSeconds.map((s) => s.toFixed(1)).join(', ')} s, ` +
+      `the first ${Math.round(e.firstSentenceMs[1] ?? Number.NaN)} ms`
+    );
   if (e.kind === 'calibrated') {
     const first = Object.entries(e.firstSentenceMs)
       .map(([t, ms]) => `${Math.round(ms)} ms at ${t} thread${t === '1' ? '' : 's'}`)

@@ -90,6 +90,9 @@ const CAPACITY_FLAGS = [
   'seed',
   'label',
   'isolation',
+  'server',
+  'server-timeout-s',
+  'text-rate',
   'settle',
   'out-dir',
   'voices-dir',
@@ -142,7 +145,7 @@ const capacity: Command = {
   }),
   examples: [
     'piper-parallel capacity',
-    'piper-parallel capacity --voice synthetic-siwis-medium --arrivals poisson --seed 7',
+    'piper-parallel capacity --server tcp://127.0.0.1:10200 --voice synthetic-siwis-medium',
   ],
   async run({ values, positionals, io, line, signal }) {
     noArguments('capacity', positionals);

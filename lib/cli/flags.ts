@@ -55,6 +55,18 @@ export const FLAGS = {
     "a fixed run: split each arm's N passes into R rounds, each running every arm once; no look, no early stop (default: the sequential run)",
   ),
   sessions: text('N', 'retired: evidence is counted by trial (refused, saying so)'),
+  server: text(
+    'URL',
+    "a running server to measure: tcp://HOST:PORT (Wyoming, e.g. wyoming-piper) or http://HOST:PORT (Piper's HTTP server); with --voice, that local voice's layouts run beside it",
+  ),
+  'text-rate': text(
+    'CPS',
+    "a streaming Wyoming server: each listener's reply written at CPS characters a second, as a language model would (default: all at once)",
+  ),
+  'server-timeout-s': text(
+    'S',
+    "a server's connection, info or next audio event not come within S seconds fails the trial (default 30)",
+  ),
   'prebuffer-ms': text(
     'MS,MS',
     "the player's pre-buffers each answer is replayed at, from the same trials (default 0,250,500)",

@@ -16,7 +16,8 @@ export type ErrorCode =
   | 'ABORTED'
   | 'ARCHIVE'
   | 'AFFINITY'
-  | 'RUNTIME';
+  | 'RUNTIME'
+  | 'SERVER';
 
 export class PiperParallelError extends Error {
   readonly code: ErrorCode;

@@ -1,7 +1,16 @@
 /** A check that can fail; any failure means nothing from the run may be published. */
 import { maxOf, minOf } from '../core/extremes.js';
 export interface Control {
-  name: 'cpu_max' | 'cpu_sum' | 'affinity' | 'start_skew' | 'overlap' | 'outside_load' | 'memory' | 'arrivals';
+  name:
+    | 'cpu_max'
+    | 'cpu_sum'
+    | 'affinity'
+    | 'start_skew'
+    | 'overlap'
+    | 'outside_load'
+    | 'memory'
+    | 'arrivals'
+    | 'client_cpu';
   threshold: number;
   /** null: the figure could not be read, so the control could not check and does not hold. */
   measured: number | null;
@@ -202,6 +211,28 @@ export function outsideLoadControl(outsideCores: number | null): Control {
     message: held
       ? `other programs used ${measured}% of a core during this arm's timed passes (limit ${threshold}%)`
       : `another program used ${measured}% of a core during this arm's timed passes, over the ${threshold}% limit by ${round(measured - threshold)} points`,
+  };
+}
+
+/**
+ * Measuring a server: the parent, which asks for every listener's sentences and reads every answer, used at most
+ * half a core during the trial, so it was not what held the listeners back.
+ */
+export function clientCpuControl(clientCores: number | null): Control {
+  const threshold = 50;
+  if (clientCores === null || !Number.isFinite(clientCores))
+    return unknown('client_cpu', threshold, '% of one core', "the measuring process's CPU");
+  const measured = round(clientCores * 100);
+  const held = measured <= threshold;
+  return {
+    name: 'client_cpu',
+    threshold,
+    measured,
+    unit: '% of one core',
+    held,
+    message: held
+      ? `the measuring side used ${measured}% of a core (limit ${threshold}%): it did not hold the server back`
+      : `the measuring side used ${measured}% of a core, over the ${threshold}% limit: it may have been the bottleneck, not the server`,
   };
 }
 

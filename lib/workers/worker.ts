@@ -26,7 +26,7 @@ export interface SpawnOptions {
 }
 
 export interface WorkerAdapter {
-  readonly isolation: 'process' | 'thread';
+  readonly isolation: 'process' | 'thread' | 'server';
   /** The workers meet on their own barrier (threads, shared memory); the parent sends no start. */
   readonly selfSynchronized?: boolean;
   /** Before an arm's workers are spawned (threads: a pool of exactly `streams` workers). */

@@ -14,6 +14,9 @@ import type { VoiceConfig } from '../../lib/voice/format/config.js';
 import type { PreparedText } from '../../lib/voice/text.js';
 import { tempDir } from '../helpers/paths.js';
 import { FakeMachine, type MachineSpec } from './fake-machine.js';
+import { FakeServer, type FakeServerSpec } from './fake-server.js';
+import { SERVER_VOICE, serverText, serverVoice, type ServerHandle } from '../../lib/capacity/run/server.js';
+import { ServerAdapter } from '../../lib/capacity/worker/server-adapter.js';
 
 /** A machine block for archives made by the tests (not a reading of any machine). */
 export const FIXTURE_MACHINE: MachineBlock = {
@@ -52,12 +55,15 @@ export interface SweepCase {
   /** Wrap the trials' timers (a clock that makes arrivals late, say). */
   timers?: (inner: VirtualTimers) => Timers;
   onProgress?: (e: CapacityProgress, machine: FakeMachine) => void;
+  /** A server swept too (its sentences as long as the machine's), or alone (`alone`: no local voice). */
+  server?: FakeServerSpec & { alone?: boolean };
 }
 
 export interface SweepOutcome {
   archive: CapacityArchive;
   sweeps: Sweep[];
   machine: FakeMachine;
+  server: FakeServer | undefined;
 }
 
 /** The sweep of a capacity run, on a fake machine and virtual time; every K it answers can be worked out by hand. */
@@ -106,6 +112,7 @@ export async function sweepOn(c: SweepCase): Promise<SweepOutcome> {
     date: new Date('2026-12-01T00:00:00Z'),
     command: 'fixture',
     notes: [],
+    server: null,
   };
   const calibration: Calibration = {
     audioSeconds: audio,
@@ -117,11 +124,20 @@ export async function sweepOn(c: SweepCase): Promise<SweepOutcome> {
     memoryWorkers: 70,
   };
   const calibrations = new Map([[voice.name, calibration]]);
+  const server = c.server ? new FakeServer(timers, c.server) : undefined;
+  if (server && c.server) addServer(plan, calibrations, server, c.server);
   const sweeps = planSweeps(plan, calibrations);
   const partial = await PartialLog.create(outDir, plan.base, { kind: 'fixture' });
   const adapter = machine.adapter();
   const trials = await runSweeps(plan, sweeps, calibrations, {
-    adapters: { process: adapter, thread: machine.adapter('thread') },
+    adapters: {
+      process: adapter,
+      thread: machine.adapter('thread'),
+      ...(server && plan.server
+        ? { server: new ServerAdapter({ link: server.link(), now: () => timers.now(), address: 'fake://server' }) }
+        : {}),
+    },
+    ownCpuMs: () => 0,
     timers: c.timers ? c.timers(timers) : timers,
     sampler: { snapshot: () => ({ systemBusyTicks: 0, ownTicks: 0, atMs: timers.now() }) },
     swapPages: () => 0,
@@ -129,7 +145,59 @@ export async function sweepOn(c: SweepCase): Promise<SweepOutcome> {
     held: new Map(),
     onProgress: (e) => c.onProgress?.(e, machine),
   });
-  return { archive: capacityArchive(plan, { calibrations, sweeps, trials, resumed: false }), sweeps, machine };
+  const serverRecord = plan.server
+    ? {
+        adresse: 'fake://server',
+        protocole: 'wyoming' as const,
+        point: null,
+        flux_texte: false,
+        dit: 'fake',
+        voix: [],
+        format_audio: { rate: 16000, width: 2, channels: 1 },
+        repond_apres: true,
+      }
+    : null;
+  return {
+    archive: capacityArchive(plan, { calibrations, sweeps, trials, resumed: false, server: serverRecord }),
+    sweeps,
+    machine,
+    server,
+  };
+}
+
+/** The server as the run plans it: a voice `server`, calibrated by hand (one sentence alone takes audio / speed). */
+function addServer(
+  plan: CapacityPlan,
+  calibrations: Map<string, Calibration>,
+  server: FakeServer,
+  spec: FakeServerSpec & { alone?: boolean },
+): void {
+  const handle: ServerHandle = {
+    description: {
+      address: 'fake://server',
+      protocol: 'wyoming',
+      endpoint: null,
+      streaming: false,
+      said: 'fake',
+      voices: [],
+    },
+    link: () => server.link(),
+  };
+  plan.server = { handle, timeoutMs: 30_000, stream: null };
+  if (spec.alone) plan.voices = [];
+  plan.voices.push(serverVoice());
+  plan.prepared.set(SERVER_VOICE, serverText(plan.text.lines));
+  const n = plan.text.lines.length;
+  const computeS = spec.audioSeconds / spec.speed;
+  calibrations.set(SERVER_VOICE, {
+    audioSeconds: Array.from({ length: n }, () => spec.audioSeconds),
+    computeSeconds: Array.from({ length: n }, () => computeS),
+    speed: spec.speed,
+    firstSentenceMs: { 1: 1000 * computeS },
+    loadSeconds: 0,
+    workerRssBytes: null,
+    memoryWorkers: null,
+  });
 }
 
 /** A clock for the trials whose events fire `lateMs` after they are due while `late()` says so. */

@@ -251,7 +251,7 @@ export function voiceVerdict(
     .map((e) => `${e.disposition} ${e.flux_max_sans_trou}${forecast(e)} / ${e.flux_max_dans_la_borne}`)
     .join('; ');
   return (
-    `${voiceLabel} on this machine: ${headA}; ${headB}; ${best.phrase}. ` +
+    `${voiceLabel} on this machine: ${headA}; ${headB}${entries.length > 1 || !best.phrase.startsWith('only ') ? `; ${best.phrase}` : ''}. ` +
     `Each layout (no gap [a rerun may answer] / within the bound): ${each}. ${x.memory}`
   );
 }

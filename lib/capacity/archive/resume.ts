@@ -10,6 +10,8 @@ export const CapacityHeaderSchema = z.object({
   base: z.string(),
   date_utc: z.string(),
   voices: z.array(z.string()),
+  /** The --server address a run measured, if any (probed again on a resume). */
+  server: z.string().nullable().optional(),
   text: z.object({ source: z.string(), lines: z.array(z.string()) }),
   arrivals: z.enum(['together', 'staggered', 'poisson']),
   schedule: z.enum(['fifo', 'deadline']),
@@ -25,7 +27,7 @@ export const CapacityHeaderSchema = z.object({
       workers: z.union([z.literal('K'), z.number().int().positive()]),
       threads: z.number().int().positive(),
       pinned: z.boolean(),
-      isolation: z.enum(['process', 'thread']),
+      isolation: z.enum(['process', 'thread', 'server']),
     }),
   ),
   command: z.string(),

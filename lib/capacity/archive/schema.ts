@@ -16,11 +16,33 @@ const share = z.number().min(0).max(1).nullable();
 /** [low, high], null when it cannot be computed. */
 const interval = z.tuple([z.number(), z.number()]).nullable();
 
+/** The running server a run measured (`--server`): what it said of itself and how it held up. */
+export const ServerSchema = z.object({
+  adresse: z.string(),
+  protocole: z.enum(['wyoming', 'http']),
+  /** The HTTP path sentences were posted to; null for Wyoming. */
+  point: z.string().nullable(),
+  /** It advertised streaming text in. */
+  flux_texte: z.boolean(),
+  /** How the text was sent: a request per sentence, or each listener's whole text in one stream (at a rate or at once). */
+  envoi: z.enum(['phrase', 'flux']).optional(),
+  /** --text-rate: characters a second the stream's text was written at; null: all at once. */
+  debit_texte_cps: z.number().nullable().optional(),
+  /** What it said of itself (Wyoming `info`, HTTP `/info` and `/voices`), in words, and its voice names. */
+  dit: z.string(),
+  voix: z.array(z.string()),
+  /** The audio format every sentence came in (a change fails the trial); null when no sentence came. */
+  format_audio: z.object({ rate: z.number(), width: z.number(), channels: z.number() }).nullable(),
+  /** It still answered a sentence after the last trial; false fails the run's control. */
+  repond_apres: z.boolean(),
+});
+export type ServerRecord = z.infer<typeof ServerSchema>;
+
 export const LayoutSchema = z.object({
   travailleurs: z.union([z.literal('K'), z.number().int().positive()]),
   fils: z.number().int().positive(),
   affinite: z.boolean(),
-  isolation: z.enum(['process', 'thread']),
+  isolation: z.enum(['process', 'thread', 'server']),
   nom: z.string(),
 });
 
@@ -223,6 +245,8 @@ export const CapacityArchiveSchema = z.object({
     }),
   ),
   memoire_disponible_octets: figure,
+  /** Absent or null: no --server. */
+  serveur: ServerSchema.nullable().optional(),
   essais: z.array(TrialSchema),
   capacite: z.array(CapacityEntrySchema),
   phrases: z.array(z.string()),

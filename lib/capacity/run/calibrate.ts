@@ -122,10 +122,11 @@ export function predictStreams(l: Layout, c: Calibration, cores: number, firstAu
   const mine = c.firstSentenceMs[l.threads] ?? one;
   // What T threads of one worker are worth in cores, as measured on the first sentence.
   const perWorker = l.threads > 1 && Number.isFinite(mine) && mine > 0 ? Math.min(l.threads, cores, one / mine) : 1;
-  const busy = dedicated(l) ? cores : Math.min((l.workers as number) * perWorker, cores);
+  // A server is a black box: it may take its connections' sentences one at a time (wyoming-piper's lock); start there.
+  const busy = l.isolation === 'server' ? 1 : dedicated(l) ? cores : Math.min((l.workers as number) * perWorker, cores);
   const streams = Math.max(1, Math.floor(0.85 * c.speed * busy));
   const inBoundImpossible = mine > firstAudioMs;
-  const workersBusy = dedicated(l) ? cores : Math.min(l.workers as number, cores);
+  const workersBusy = l.isolation === 'server' ? 1 : dedicated(l) ? cores : Math.min(l.workers as number, cores);
   const inBound = inBoundImpossible
     ? 0
     : Math.max(1, Math.min(streams, Math.floor((workersBusy * firstAudioMs) / mine)));

@@ -7,6 +7,7 @@ import type { QueuePolicy } from '../trial/queue.js';
 import type { CapacityArchive, CapacityEntry, TrialRecord } from '../archive/schema.js';
 import type { Timers } from '../trial/timers.js';
 import type { ParentPriority } from './priority.js';
+import type { ServerHandle } from './server.js';
 
 export type CapacityProgress =
   | { kind: 'voices'; voices: Array<{ name: string; synthetic: boolean }> }
@@ -70,6 +71,15 @@ export interface CapacityOptions {
   label?: string;
   /** The layouts to sweep (default: defaultLayouts for the usable cores). */
   layouts?: Layout[];
+  /**
+   * A running server to measure (`tcp://HOST:PORT` Wyoming, `http://HOST:PORT` Piper's HTTP server, or a
+   * handle): it is swept as a voice named `server`; the local voices are swept beside it only when named.
+   */
+  server?: string | ServerHandle;
+  /** A server's connection, `info` or sentence event not come within this has failed (default 30 s). */
+  serverTimeoutMs?: number;
+  /** A streaming server: each listener's text written at this many characters a second (default: all at once). */
+  textRateCps?: number;
   outDir?: string;
   voicesDir?: string;
   command?: string;

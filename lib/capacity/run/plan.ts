@@ -19,6 +19,16 @@ import { ARRIVAL_PATTERNS, type ArrivalPattern } from '../trial/arrivals.js';
 import { defaultLayouts, type Layout } from '../trial/layouts.js';
 import type { CapacityOptions } from './options.js';
 import { QUEUE_POLICIES, type QueuePolicy } from '../trial/queue.js';
+import {
+  DEFAULT_SERVER_TIMEOUT_MS,
+  SERVER_LAYOUT,
+  SERVER_VOICE,
+  resolveServer,
+  oneSentencePerLine,
+  serverText,
+  serverVoice,
+  type ServerHandle,
+} from './server.js';
 
 export interface CapacityPlan {
   arrivals: ArrivalPattern;
@@ -48,7 +58,13 @@ export interface CapacityPlan {
   command: string;
   /** Said once, before any trial (e.g. a one-sentence text). */
   notes: string[];
+  /** A running server swept as the voice `server`, probed before anything is measured; null without --server. */
+  server: { handle: ServerHandle; timeoutMs: number; stream: { textRateCps: number | null } | null } | null;
 }
+
+/** The layouts a voice is swept with: the server has its one, every local voice the plan's. */
+export const layoutsFor = (plan: Pick<CapacityPlan, 'layouts'>, voice: string): Layout[] =>
+  voice === SERVER_VOICE ? [SERVER_LAYOUT] : plan.layouts;
 
 /** The edge K and the next are each tried in at least this many trials, one per round. */
 export const DEFAULT_ROUNDS = 3;
@@ -118,7 +134,8 @@ export async function planCapacity(o: CapacityOptions): Promise<CapacityPlan> {
   const outDir = path.resolve(o.outDir ?? 'measurements');
   await checkWritable(outDir);
   const places = voicePlaces(o.voicesDir);
-  const names = o.voices ?? (await defaultVoices(places)).map((v) => v.name);
+  // A server alone unless local voices are named: its run is about the server.
+  const names = o.voices ?? (o.server !== undefined ? [] : (await defaultVoices(places)).map((v) => v.name));
   const voices: VoiceInfo[] = [];
   for (const n of names) voices.push(await locateVoice(n, places));
   const text = await loadText(o.textFile, o.lines, {
@@ -127,7 +144,12 @@ export async function planCapacity(o: CapacityOptions): Promise<CapacityPlan> {
   });
   const prepared = new Map<string, PreparedText>();
   const notes: string[] = [];
-  for (const v of voices) {
+  const server = await planServer(o, text.lines);
+  if (server) {
+    voices.push(serverVoice());
+    prepared.set(SERVER_VOICE, serverText(text.lines));
+  }
+  for (const v of voices.filter((x) => x.name !== SERVER_VOICE)) {
     const p = await prepareText(text.lines, v.config);
     if (p.sentences.length === 0)
       throw new PiperParallelError(
@@ -166,7 +188,42 @@ export async function planCapacity(o: CapacityOptions): Promise<CapacityPlan> {
     base: archiveBaseName(date, 'capacity'),
     command: o.command ?? 'runCapacity()',
     notes,
+    server,
   };
+}
+
+async function planServer(o: CapacityOptions, lines: readonly string[]): Promise<CapacityPlan['server']> {
+  if (o.server === undefined) {
+    if (o.textRateCps !== undefined)
+      throw new PiperParallelError(
+        'USAGE',
+        '--text-rate feeds a server streaming text: give --server tcp://HOST:PORT too',
+      );
+    return null;
+  }
+  const timeoutMs = o.serverTimeoutMs ?? DEFAULT_SERVER_TIMEOUT_MS;
+  if (!(Number.isFinite(timeoutMs) && timeoutMs > 0))
+    throw new PiperParallelError(
+      'USAGE',
+      `--server-timeout-s must be a number of seconds above 0; e.g. --server-timeout-s 30`,
+    );
+  const sample = serverText(lines).sentences[0]?.text ?? '';
+  const handle = await resolveServer(o.server, sample, timeoutMs);
+  const d = handle.description;
+  if (o.textRateCps !== undefined && !d.streaming)
+    throw new PiperParallelError(
+      'USAGE',
+      `--text-rate needs a server that takes streaming text in (Wyoming supports_synthesize_streaming); ` +
+        `${d.address} does not say it does: leave --text-rate out`,
+    );
+  if (d.streaming) oneSentencePerLine(serverText(lines));
+  const rate = o.textRateCps ?? null;
+  if (rate !== null && !(Number.isFinite(rate) && rate > 0))
+    throw new PiperParallelError(
+      'USAGE',
+      `--text-rate must be characters a second above 0, got ${rate}; e.g. --text-rate 40`,
+    );
+  return { handle, timeoutMs, stream: d.streaming ? { textRateCps: rate } : null };
 }
 
 export { readMemAvailable };

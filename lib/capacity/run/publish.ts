@@ -20,6 +20,8 @@ import { capacityEntry, voiceVerdict } from '../answer/verdict.js';
 import { percentUp, rateUpperBound } from '../answer/evidence.js';
 import { edgeTrials, roundLogSpeeds } from '../answer/live.js';
 import { GAP_TOLERANCE_MS } from '../trial/playback.js';
+import { SERVER_LAYOUT, SERVER_VOICE } from './server.js';
+import type { ServerRecord } from '../archive/schema.js';
 
 const GiB = 2 ** 30;
 const MiB = 2 ** 20;
@@ -31,6 +33,26 @@ export const CAPACITY_CONTROLS = [
   'outside_load: other programs used at most 10% of one core during the trial, on the cores the run may use',
   'a trial whose control failed is not counted and is run again, up to twice; a K whose every try failed a control is given up, and then the run does not hold',
 ];
+
+export const SERVER_CONTROLS = [
+  "client_cpu (a server's trials, in place of outside_load): the measuring process used at most 50% of one core during the trial",
+  "a server's connection, info or next audio event not come within --server-timeout-s fails the trial; so does a change of audio format",
+  'the server must still answer a sentence after the last trial',
+];
+
+/** "your server: 3 live listeners; this machine's best layout of synthetic-siwis-medium: 7 (pool of 2 processes)". */
+function sideBySide(capacite: CapacityEntry[], label: (voice: string) => string): string[] {
+  const mine = capacite.find((e) => e.voix === SERVER_VOICE);
+  const local = capacite.filter((e) => e.voix !== SERVER_VOICE);
+  if (!mine || local.length === 0) return [];
+  const best = [...local].sort((a, b) => b.flux_max_sans_trou - a.flux_max_sans_trou)[0] as CapacityEntry;
+  const range = (e: CapacityEntry): string =>
+    e.prevision ? ` (a rerun may answer ${e.prevision[0]} to ${e.prevision[1]})` : '';
+  return [
+    `Side by side, same text and arrivals, in the same rounds: ${label(SERVER_VOICE)}: ${mine.flux_max_sans_trou} live ` +
+      `listener(s)${range(mine)}; ${label(best.voix)} here, ${best.disposition}: ${best.flux_max_sans_trou}${range(best)}.`,
+  ];
+}
 
 /** Which binds first, per layout: the memory (a worker per listener stopped at what MemAvailable holds) or the CPU. */
 export function memoryLine(c: Calibration, entries: CapacityEntry[], memAvailable: number | null): string {
@@ -67,15 +89,21 @@ export interface Measured {
   trials: TrialRecord[];
   /** Whether the run carried on a partial file. */
   resumed: boolean;
+  /** The server measured (--server), as the archive keeps it. */
+  server?: ServerRecord | null;
 }
 
 export function capacityArchive(
   plan: CapacityPlan,
-  { calibrations, sweeps, trials, resumed }: Measured,
+  { calibrations, sweeps, trials, resumed, server = null }: Measured,
   timing: Timing = { plannedSeconds: null, seconds: null, priority: 'not recorded' },
 ): CapacityArchive {
   const label = (name: string): string =>
-    plan.voices.find((v) => v.name === name)?.synthetic && !name.includes('synthetic') ? `${name} (SYNTHETIC)` : name;
+    name === SERVER_VOICE && plan.server
+      ? `the server at ${plan.server.handle.description.address}`
+      : plan.voices.find((v) => v.name === name)?.synthetic && !name.includes('synthetic')
+        ? `${name} (SYNTHETIC)`
+        : name;
   const capacite = sweeps.map((s) =>
     capacityEntry(s, trials, {
       voiceLabel: label(s.voice),
@@ -99,7 +127,10 @@ export function capacityArchive(
     }));
     return voiceVerdict(label(v.name), entries, {
       limitMs: plan.firstAudioMs,
-      memory: memoryLine(c, entries, plan.memAvailableBytes),
+      memory:
+        v.name === SERVER_VOICE
+          ? "Memory: the server's own, not read from here."
+          : memoryLine(c, entries, plan.memAvailableBytes),
       speeds,
     });
   });
@@ -133,7 +164,7 @@ export function capacityArchive(
       tampons_ms: [...plan.prebuffersMs],
       tolerance_trou_ms: GAP_TOLERANCE_MS,
       graine: plan.seed,
-      dispositions: plan.layouts.map((l) => ({
+      dispositions: [...plan.layouts, ...(plan.server ? [SERVER_LAYOUT] : [])].map((l) => ({
         travailleurs: l.workers,
         fils: l.threads,
         affinite: l.pinned,
@@ -143,7 +174,7 @@ export function capacityArchive(
       commande: plan.command,
       session_onnxruntime: PIPER_SESSION_LABEL,
       priorite_parent: timing.priority,
-      controle: CAPACITY_CONTROLS,
+      controle: plan.server ? [...CAPACITY_CONTROLS, ...SERVER_CONTROLS] : CAPACITY_CONTROLS,
     },
     voix: plan.voices.map((v) => {
       const c = calibrations.get(v.name) as Calibration;
@@ -152,7 +183,7 @@ export function capacityArchive(
         synthetique: v.synthetic,
         sha256: v.sha256,
         taille_octets: v.sizeBytes,
-        frequence_hz: v.config.audio.sample_rate,
+        frequence_hz: v.name === SERVER_VOICE ? (server?.format_audio?.rate ?? 0) : v.config.audio.sample_rate,
         phrases_audio_s: c.audioSeconds,
         phrases_calcul_s: c.computeSeconds,
         debit_seul: c.speed,
@@ -162,10 +193,17 @@ export function capacityArchive(
       };
     }),
     memoire_disponible_octets: plan.memAvailableBytes,
+    serveur: server,
     essais: trials,
     capacite,
     phrases: [
       ...phrases,
+      ...sideBySide(capacite, label),
+      ...(server && !server.repond_apres
+        ? [
+            `Control: the server did not answer a sentence after the last trial (${server.adresse}): the run does not hold.`,
+          ]
+        : []),
       `Evidence: ${trialsProof(plan.rounds)}.`,
       ...givenUp.map((g) => `Not counted: ${g}.`),
       ...plan.notes.map((n) => `Note: ${n}.`),
@@ -174,7 +212,9 @@ export function capacityArchive(
     duree_s: timing.seconds,
     // A trial whose control failed and whose run again held costs nothing; a K given up on, or a sweep that broke, leaves its answer unproven.
     controle_tenu:
-      trials.some((t) => t.controle_tenu) && sweeps.every((s) => s.givenUp.length === 0 && s.error === undefined),
+      trials.some((t) => t.controle_tenu) &&
+      sweeps.every((s) => s.givenUp.length === 0 && s.error === undefined) &&
+      server?.repond_apres !== false,
     interrompu: resumed,
   });
 }

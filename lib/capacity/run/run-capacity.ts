@@ -23,14 +23,53 @@ import { raiseParentPriority } from './priority.js';
 import type { CapacityPlan } from './plan.js';
 import type { CpuSampler } from '../../measure/system-cpu.js';
 import { estimateRun } from './estimate.js';
+import { layoutsFor } from './plan.js';
+import { SERVER_VOICE, stillAnswering } from './server.js';
+import { ServerAdapter } from '../worker/server-adapter.js';
+import type { ServerRecord } from '../archive/schema.js';
+import type { WorkerAdapter } from '../../workers/worker.js';
 
 export type { CapacityOptions, CapacityProgress, CapacityResult } from './options.js';
+
+function serverAdapter(s: NonNullable<CapacityPlan['server']>, timers: Timers): ServerAdapter {
+  const now = (): number => timers.now();
+  const h = s.handle;
+  return new ServerAdapter({
+    link: h.link(now),
+    now,
+    address: h.description.address,
+    ...(s.stream ? { stream: s.stream } : {}),
+  });
+}
+
+/** The server block of the archive: what it said, the audio format it kept, whether it still answers after the run. */
+async function serverAfter(
+  s: NonNullable<CapacityPlan['server']>,
+  plan: CapacityPlan,
+  adapter: WorkerAdapter | undefined,
+): Promise<ServerRecord> {
+  const d = s.handle.description;
+  const sample = plan.prepared.get(SERVER_VOICE)?.sentences[0]?.text ?? '';
+  return {
+    adresse: d.address,
+    protocole: d.protocol,
+    point: d.endpoint,
+    flux_texte: d.streaming,
+    envoi: s.stream ? 'flux' : 'phrase',
+    debit_texte_cps: s.stream?.textRateCps ?? null,
+    dit: d.said,
+    voix: d.voices,
+    format_audio: adapter instanceof ServerAdapter ? adapter.format : null,
+    repond_apres: await stillAnswering(s.handle, sample, s.timeoutMs),
+  };
+}
 
 /** The options a resumed run had, from its partial file's header. */
 function resumedOptions(o: CapacityOptions, h: CapacityHeader, file: string): CapacityOptions {
   return {
     ...o,
-    voices: h.voices,
+    voices: h.voices.length > 0 || !h.server ? h.voices : undefined,
+    server: h.server ?? undefined,
     lines: h.text.lines,
     textFile: undefined,
     arrivals: h.arrivals,
@@ -61,7 +100,8 @@ export async function runCapacity(options: CapacityOptions = {}): Promise<Capaci
     kind: 'capacity',
     base: plan.base,
     date_utc: plan.date.toISOString(),
-    voices: plan.voices.map((v) => v.name),
+    voices: plan.voices.filter((v) => v.name !== SERVER_VOICE).map((v) => v.name),
+    server: plan.server?.handle.description.address ?? null,
     text: { source: plan.text.source, lines: plan.text.lines },
     arrivals: plan.arrivals,
     schedule: plan.schedule,
@@ -84,9 +124,12 @@ export async function runCapacity(options: CapacityOptions = {}): Promise<Capaci
   const sampler = options.cpuSampler ?? procCpuSampler(plan.cores);
   if (plan.settleSeconds > 0)
     plan.machine.attente = await settle(plan.settleSeconds, plan.cores.length, { sampler, signal: options.signal });
-  const adapters = capacityAdapters(options.adapters);
   const priority = (options.priority ?? raiseParentPriority)();
   const timers = options.timers ?? realTimers(priority.kind === 'realtime' ? 1 : 5);
+  const adapters = {
+    ...capacityAdapters(options.adapters),
+    ...(plan.server ? { server: serverAdapter(plan.server, timers) } : {}),
+  };
   try {
     return await measure(options, plan, {
       partial,
@@ -124,16 +167,16 @@ async function measure(
   // On the real clock, the run started when it was called; virtual time starts with the trials.
   const started = timers.now() - (isReal(timers) ? performance.now() - entryMs : 0);
   const calibrations = new Map<string, Calibration>();
-  const threadCounts = plan.layouts.map((l) => l.threads);
   for (const v of plan.voices) {
     const kept = resumed?.calibrations.get(v.name);
+    const isServer = v.name === SERVER_VOICE;
     const c =
       kept ??
       (await calibrate(
         v,
         plan.prepared.get(v.name) as NonNullable<ReturnType<typeof plan.prepared.get>>,
-        { threadCounts, memAvailableBytes: plan.memAvailableBytes },
-        { adapter: adapters.process, timers, signal: options.signal },
+        { threadCounts: layoutsFor(plan, v.name).map((l) => l.threads), memAvailableBytes: plan.memAvailableBytes },
+        { adapter: (isServer ? adapters.server : undefined) ?? adapters.process, timers, signal: options.signal },
       ));
     if (!kept) await partial.append({ key: calibrationKey(v.name), round: 0, order: 0, run: c });
     calibrations.set(v.name, c);
@@ -172,10 +215,11 @@ async function measure(
     onProgress: options.onProgress,
   });
   const timing = { plannedSeconds, seconds: Math.round((timers.now() - started) / 1000), priority };
+  const server = plan.server ? await serverAfter(plan.server, plan, adapters.server) : null;
   return publishCapacity(
     redactIf(
       options.redact,
-      capacityArchive(plan, { calibrations, sweeps, trials, resumed: resumed !== undefined }, timing),
+      capacityArchive(plan, { calibrations, sweeps, trials, resumed: resumed !== undefined, server }, timing),
     ),
     plan,
     partial,

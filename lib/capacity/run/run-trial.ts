@@ -18,6 +18,11 @@ import type { SweepContext, Turn } from './sweep-context.js';
 import { isReal } from '../trial/timers.js';
 import { runTrial } from '../trial/trial.js';
 
+const defaultOwnCpuMs = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
 /** Other programs' load is read over at least this long: over a trial of a few ms, one tick is 10%. */
 const MIN_LOAD_WINDOW_MS = 1000;
 
@@ -29,8 +34,15 @@ export function poolFor(plan: CapacityPlan, s: Sweep, ctx: SweepContext): Servin
   const v = plan.voices.find((x) => x.name === s.voice);
   const prepared = plan.prepared.get(s.voice);
   if (!v || !prepared) throw new PiperParallelError('USAGE', `no voice ${s.voice} in the plan`);
+  const adapter =
+    s.layout.isolation === 'server'
+      ? ctx.adapters.server
+      : s.layout.isolation === 'thread'
+        ? ctx.adapters.thread
+        : ctx.adapters.process;
+  if (!adapter) throw new PiperParallelError('USAGE', `no adapter for ${s.name}: give --server`);
   return new ServingPool({
-    adapter: s.layout.isolation === 'thread' ? ctx.adapters.thread : ctx.adapters.process,
+    adapter,
     init: {
       voice: { name: v.name, onnxPath: v.onnxPath, config: v.config },
       threads: s.layout.threads,
@@ -89,6 +101,8 @@ export async function runOneTrial(
     const swapped = ctx.swapPages ?? (() => readSwapPages());
     const swap0 = swapped();
     const before = ctx.sampler.snapshot(pool.pids());
+    const ownCpuMs = ctx.ownCpuMs ?? defaultOwnCpuMs;
+    const own0 = { cpuMs: ownCpuMs(), atMs: ctx.timers.now() };
     const meanSentenceMs = (1000 * c.audioSeconds.reduce((a, b) => a + b, 0)) / c.audioSeconds.length;
     const work = c.computeSeconds.reduce((a, b) => a + b, 0) * step.k;
     const result = await runTrial({
@@ -107,6 +121,8 @@ export async function runOneTrial(
     if (waitMs > 0 && isReal(ctx.timers)) await new Promise((r) => setTimeout(r, waitMs));
     const after = ctx.sampler.snapshot(pool.pids());
     const swap1 = swapped();
+    const wallMs = ctx.timers.now() - own0.atMs;
+    const clientCores = wallMs > 0 ? (ownCpuMs() - own0.cpuMs) / wallMs : null;
     const record = trialRecord(result, {
       voice: s.voice,
       layout: s.name,
@@ -119,6 +135,7 @@ export async function runOneTrial(
       cores: plan.cores.length,
       cpu: { before, after },
       swapPages: swap0 === null || swap1 === null ? null : swap1 - swap0,
+      ...(s.layout.isolation === 'server' ? { server: { clientCores } } : {}),
     });
     if (result.state === 'aborted') throw interrupted(`during ${s.voice} ${s.name} K=${step.k}`, ctx);
     await ctx.partial.append({ key, round, order: index, run: record });

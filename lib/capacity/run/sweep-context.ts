@@ -12,7 +12,9 @@ import type { CapacityPlan } from './plan.js';
 export interface SweepContext {
   /** When the run began (ms on `timers`), for --max-minutes. */
   startedMs?: number;
-  adapters: { process: WorkerAdapter; thread: WorkerAdapter };
+  adapters: { process: WorkerAdapter; thread: WorkerAdapter; server?: WorkerAdapter };
+  /** CPU the measuring process has used so far, ms (default: process.cpuUsage()); read around a server's trials. */
+  ownCpuMs?: () => number;
   timers: Timers;
   sampler: CpuSampler;
   swapPages?: () => number | null;

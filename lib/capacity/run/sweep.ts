@@ -8,7 +8,7 @@
 import { roundOrder } from '../../core/schedule.js';
 import { predictStreams, type Calibration } from './calibrate.js';
 import { layoutName } from '../trial/layouts.js';
-import type { CapacityPlan } from './plan.js';
+import { layoutsFor, type CapacityPlan } from './plan.js';
 import type { TrialRecord } from '../archive/schema.js';
 import { CapacitySearch, type KOutcome, type Step } from '../answer/search.js';
 import { poolFor, runOneTrial } from './run-trial.js';
@@ -29,7 +29,7 @@ export const EXTRA_ROUNDS = 3;
 export function planSweeps(plan: CapacityPlan, calibrations: Map<string, Calibration>): Sweep[] {
   return plan.voices.flatMap((v) => {
     const c = calibrations.get(v.name) as Calibration;
-    return plan.layouts.map((layout) => {
+    return layoutsFor(plan, v.name).map((layout) => {
       const memoryCap =
         c.memoryWorkers === null
           ? null

@@ -9,7 +9,8 @@ export interface Layout {
   workers: 'K' | number;
   threads: number;
   pinned: boolean;
-  isolation: Condition['isolation'];
+  /** `server`: a running server, a connection per listener (see run/server.ts). */
+  isolation: Condition['isolation'] | 'server';
 }
 
 /** The workers serving K listeners. */
@@ -33,6 +34,7 @@ export function defaultLayouts(cores: number, isolation: Condition['isolation'] 
 }
 
 export function layoutName(l: Layout): string {
+  if (l.isolation === 'server') return 'a connection per listener';
   const unit = l.isolation === 'thread' ? 'thread worker' : 'process';
   const units = l.isolation === 'thread' ? 'thread workers' : 'processes';
   const who =

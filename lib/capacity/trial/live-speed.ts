@@ -50,6 +50,28 @@ export function loadedSpans(jobs: readonly JobRecord[], busy: number, fromMs: nu
 const overlapMs = (a0: number, a1: number, b0: number, b1: number): number =>
   Math.max(0, Math.min(a1, b1) - Math.max(a0, b0));
 
+/**
+ * A server's live speed: a request's interval holds its wait in the server's queue, which pro rata would count
+ * as synthesis (on a server with one lock, the first sentences' short waits would read high). Counted instead by
+ * delivery: within each loaded span, the speech of the sentences that came after its first one, over the time from
+ * that first one to its last.
+ */
+export function deliveredSpeed(jobs: readonly JobRecord[], arrivalsMs: readonly number[], busy: number): LiveSpeed {
+  const known = arrivalsMs.filter(Number.isFinite);
+  if (jobs.length === 0 || known.length === 0) return { speed: null, spanMs: 0 };
+  let audio = 0;
+  let spanMs = 0;
+  for (const [a, b] of loadedSpans(jobs, Math.max(1, busy), Math.max(...known))) {
+    const came = jobs.filter((j) => j.endMs >= a && j.endMs <= b).sort((x, y) => x.endMs - y.endMs);
+    const first = came[0];
+    const last = came.at(-1);
+    if (!first || !last || last.endMs <= first.endMs) continue;
+    audio += came.slice(1).reduce((n, j) => n + j.audioSeconds, 0);
+    spanMs += last.endMs - first.endMs;
+  }
+  return spanMs > 0 ? { speed: (audio * 1000) / spanMs, spanMs } : { speed: null, spanMs: 0 };
+}
+
 export function liveSpeed(jobs: readonly JobRecord[], arrivalsMs: readonly number[], busy: number): LiveSpeed {
   const known = arrivalsMs.filter(Number.isFinite);
   if (jobs.length === 0 || known.length === 0) return { speed: null, spanMs: 0 };

@@ -1,10 +1,16 @@
 /** A trial as the archive keeps it: its listeners, its figures, its controls, and what it shows. */
-import { arrivalsControl, memoryControl, outsideLoadControl, type Control } from '../../measure/controls.js';
+import {
+  arrivalsControl,
+  clientCpuControl,
+  memoryControl,
+  outsideLoadControl,
+  type Control,
+} from '../../measure/controls.js';
 import { outsideCoresOver, type CpuSnapshot } from '../../measure/system-cpu.js';
 import type { TrialRecord } from '../archive/schema.js';
 import type { TrialResult } from './trial.js';
 import { maxOf, minOf } from '../../core/extremes.js';
-import { liveSpeed } from './live-speed.js';
+import { deliveredSpeed, liveSpeed } from './live-speed.js';
 
 export type TrialPurpose = 'sans_trou' | 'premier_son';
 
@@ -25,6 +31,12 @@ export interface TrialContext {
   cpu?: { before: CpuSnapshot; after: CpuSnapshot };
   /** Pages swapped during the trial; null where unreadable. */
   swapPages: number | null;
+  /**
+   * A server's trial: the measuring process's own CPU over the trial, in cores (null: unreadable). The server's CPU
+   * is the work measured, so other programs' load is not a control there, and its workers' page faults are its own:
+   * the memory control keeps to this machine's swap.
+   */
+  server?: { clientCores: number | null };
 }
 
 export interface TrialOutcome {
@@ -73,8 +85,12 @@ const known = (x: number): number | null => (Number.isFinite(x) ? x : null);
 
 export function trialRecord(r: TrialResult, c: TrialContext): TrialRecord {
   // Only listeners due before the trial ended are judged: one not due yet did not arrive late.
-  const controls: Control[] = [arrivalsControl(r.worstLatenessMs), memoryControl(c.swapPages, r.majorFaults)];
-  if (c.cpu) controls.push(outsideLoadControl(outsideCoresOver([c.cpu])));
+  const controls: Control[] = [
+    arrivalsControl(r.worstLatenessMs),
+    memoryControl(c.swapPages, c.server ? [] : r.majorFaults),
+  ];
+  if (c.server) controls.push(clientCpuControl(c.server.clientCores));
+  else if (c.cpu) controls.push(outsideLoadControl(outsideCoresOver([c.cpu])));
   const { aggregate, perStream } = trialSpeed(r);
   const outcome = trialOutcome(r, c.purpose, c.firstAudioLimitMs);
   const ended = r.state === 'done' || r.state === 'stopped';
@@ -82,7 +98,7 @@ export function trialRecord(r: TrialResult, c: TrialContext): TrialRecord {
   // Only a trial run to its planned end has a live speed: one stopped early was not loaded as planned.
   const live =
     r.state === 'done'
-      ? liveSpeed(
+      ? (c.server ? deliveredSpeed : liveSpeed)(
           r.jobs,
           r.arrivals.map((a) => a.actualMs),
           Math.min(c.cores, c.workers),

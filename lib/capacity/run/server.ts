@@ -1,0 +1,108 @@
+/**
+ * A running server measured as a layout of its own: `--server URL` is read and the server probed
+ * before anything is measured; it then stands in the run as a voice named `server` with one layout,
+ * a connection per listener, asked one line of the text at a time. With `--voice`, the local voice's
+ * layouts run in the same rounds, on the same text and arrival pattern.
+ */
+import { PiperParallelError } from '../../core/errors.js';
+import { probeServer, parseServerUrl } from '../../server/probe.js';
+import type { ServerDescription, ServerLink } from '../../server/contract/session.js';
+import { httpLink } from '../../server/http/session.js';
+import { wyomingLink } from '../../server/wyoming/session.js';
+import type { VoiceInfo } from '../../voice/load.js';
+import type { VoiceConfig } from '../../voice/format/config.js';
+import type { PreparedText } from '../../voice/text.js';
+import type { Layout } from '../trial/layouts.js';
+
+export const SERVER_VOICE = 'server';
+export const SERVER_LAYOUT: Layout = { workers: 'K', threads: 1, pinned: false, isolation: 'server' };
+/** A server that has not answered a connection, an `info` or a sentence's next event within this has failed. */
+export const DEFAULT_SERVER_TIMEOUT_MS = 30_000;
+
+/** A server to measure: what it said of itself, and how to open sessions to it on a given clock. */
+export interface ServerHandle {
+  description: ServerDescription;
+  link: (now: () => number) => ServerLink;
+}
+
+export async function resolveServer(
+  given: string | ServerHandle,
+  sampleText: string,
+  timeoutMs = DEFAULT_SERVER_TIMEOUT_MS,
+): Promise<ServerHandle> {
+  if (typeof given !== 'string') return given;
+  const t = parseServerUrl(given);
+  const description = await probeServer(t, sampleText, timeoutMs);
+  return {
+    description,
+    link: (now) =>
+      t.protocol === 'wyoming'
+        ? wyomingLink(t, { now, replyTimeoutMs: timeoutMs })
+        : httpLink({ ...t, endpoint: description.endpoint ?? '/synthesize' }, { now, replyTimeoutMs: timeoutMs }),
+  };
+}
+
+/** Asks the server once more after the run: is it still answering? */
+export function stillAnswering(h: ServerHandle, sampleText: string, timeoutMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), timeoutMs + 1000);
+    h.link(() => performance.now()).open((r) => {
+      if (r.state === 'failed') {
+        clearTimeout(timer);
+        return resolve(false);
+      }
+      r.session.synthesize(sampleText, (x) => {
+        clearTimeout(timer);
+        r.session.close();
+        resolve(x.state === 'done');
+      });
+    });
+  });
+}
+
+/** Nothing of it is read by a server session: it only fills the worker's init as a voice's would. */
+const NO_CONFIG: VoiceConfig = {
+  audio: { sample_rate: 22050 },
+  espeak: { voice: 'und' },
+  inference: { noise_scale: 0.667, length_scale: 1, noise_w: 0.8 },
+  phoneme_id_map: { _: [0] },
+  num_symbols: 1,
+  num_speakers: 1,
+};
+
+export function serverVoice(): VoiceInfo {
+  return {
+    name: SERVER_VOICE,
+    onnxPath: '',
+    configPath: '',
+    config: NO_CONFIG,
+    sizeBytes: 0,
+    sha256: '',
+    synthetic: false,
+  };
+}
+
+/**
+ * A streaming server answers sentence by sentence, not line by line: each line must be one sentence (no . ! or ?
+ * followed by more words), or its answers could not be matched to the lines.
+ */
+export function oneSentencePerLine(prepared: PreparedText): void {
+  const i = prepared.sentences.findIndex((s) => /[.!?]\s+\S/.test(s.text));
+  if (i >= 0)
+    throw new PiperParallelError(
+      'TEXT',
+      `the text's line ${i + 1} holds more than one sentence ("${prepared.sentences[i]?.text.slice(0, 40)}"); ` +
+        'a streaming server answers sentence by sentence: give one sentence per line',
+    );
+}
+
+/** The server is sent text: one request per non-empty line. */
+export function serverText(lines: readonly string[]): PreparedText {
+  const sentences = lines
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0)
+    .map((text) => ({ text, phonemes: [], ids: [], phonemizeSeconds: 0 }));
+  if (sentences.length === 0)
+    throw new PiperParallelError('TEXT', 'the text has no line to send the server; give a --text-file with sentences');
+  return { sentences, phonemizeSeconds: 0, missingPhonemes: {} };
+}

@@ -1,0 +1,220 @@
+// light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { after, describe, it } from 'node:test';
+import type { ServerLink, SynthesisReply } from '../../lib/server/contract/session.js';
+import { wyomingLink } from '../../lib/server/wyoming/session.js';
+import { httpLink } from '../../lib/server/http/session.js';
+import { parseServerUrl, probeServer } from '../../lib/server/probe.js';
+import {
+  startHttpServer,
+  startWyomingServer,
+  type RunningServer,
+  type SpeechServerSpec,
+} from '../helpers/speech-servers.js';
+
+const now = (): number => performance.now();
+const running: RunningServer[] = [];
+after(async () => {
+  for (const s of running) await s.close();
+});
+
+async function start(kind: 'wyoming' | 'http', spec: Partial<SpeechServerSpec> = {}): Promise<RunningServer> {
+  const full = { speed: 20, slots: 1, audioSeconds: 0.5, ...spec };
+  const s = await (kind === 'wyoming' ? startWyomingServer(full) : startHttpServer(full));
+  running.push(s);
+  return s;
+}
+
+const linkTo = (
+  kind: 'wyoming' | 'http',
+  s: RunningServer,
+  endpoint = '/synthesize',
+  replyTimeoutMs = 2000,
+): ServerLink =>
+  kind === 'wyoming'
+    ? wyomingLink({ host: '127.0.0.1', port: s.port }, { now, replyTimeoutMs })
+    : httpLink({ host: '127.0.0.1', port: s.port, endpoint }, { now, replyTimeoutMs });
+
+/** Opens a session and asks for `n` sentences one after the other; every reply, or the open's failure. */
+function ask(link: ServerLink, n: number): Promise<Array<SynthesisReply | { state: 'open-failed'; message: string }>> {
+  return new Promise((resolve) => {
+    link.open((r) => {
+      if (r.state === 'failed') return resolve([{ state: 'open-failed', message: r.message }]);
+      const out: SynthesisReply[] = [];
+      const next = (): void => {
+        if (out.length === n) {
+          r.session.close();
+          return resolve(out);
+        }
+        r.session.synthesize(`Phrase ${out.length}.`, (x) => {
+          out.push(x);
+          if (x.state === 'failed') {
+            r.session.close();
+            return resolve(out);
+          }
+          next();
+        });
+      };
+      next();
+    });
+  });
+}
+
+const messages = (rs: Array<{ state: string; message?: string }>): string =>
+  rs.map((r) => r.message ?? r.state).join(' | ');
+
+describe('a session to a running server, over loopback', () => {
+  for (const kind of ['wyoming', 'http'] as const) {
+    it(`${kind}: each sentence's audio seconds and format, as the server sent them`, async () => {
+      const s = await start(kind);
+      const rs = await ask(linkTo(kind, s), 3);
+      assert.deepEqual(
+        rs.map((r) => (r.state === 'done' ? [r.audioSeconds, r.format.rate, r.format.width, r.format.channels] : r)),
+        [
+          [0.5, 16000, 2, 1],
+          [0.5, 16000, 2, 1],
+          [0.5, 16000, 2, 1],
+        ],
+      );
+    });
+
+    it(`${kind}: a server that stalls in the middle of a sentence fails it after the timeout`, async () => {
+      const s = await start(kind, { fault: 'stall-mid-chunk' });
+      const rs = await ask(linkTo(kind, s, '/synthesize', 300), 1);
+      assert.match(messages(rs), /no (audio event|answer) within 0 s/);
+    });
+
+    it(`${kind}: a server that closes the connection on a sentence fails it`, async () => {
+      const s = await start(kind, { fault: 'close-early' });
+      const rs = await ask(linkTo(kind, s), 1);
+      assert.match(
+        messages(rs),
+        kind === 'wyoming' ? /the server closed the connection$/ : /the request failed: socket hang up/,
+      );
+    });
+  }
+
+  it('wyoming: a truncated event, and a data_length that does not cover the data, fail the sentence saying so', async () => {
+    const t = await start('wyoming', { fault: 'truncate' });
+    assert.match(
+      messages(await ask(linkTo('wyoming', t), 1)),
+      /closed the connection in the middle of an event \(truncated\)/,
+    );
+    const b = await start('wyoming', { fault: 'bad-data-length' });
+    assert.match(
+      messages(await ask(linkTo('wyoming', b), 1)),
+      /the server sent an audio-start event whose data_length does not cover its JSON data/,
+    );
+  });
+
+  it('wyoming, streaming text in: the whole text at once, or written at a rate; the server answers sentence by sentence', async () => {
+    const s = await start('wyoming', { streaming: true });
+    const link = linkTo('wyoming', s);
+    const streamed = (rate: number | null): Promise<Array<{ r: SynthesisReply; afterMs: number }>> =>
+      new Promise((resolve) =>
+        link.open((o) => {
+          if (o.state === 'failed') throw new Error(o.message);
+          const t0 = now();
+          const out: Array<{ r: SynthesisReply; afterMs: number }> = [];
+          o.session.stream?.(['Un.', 'Deux deux.', 'Trois trois trois.'], rate, (i, r) => {
+            out[i] = { r, afterMs: (r.state === 'done' ? r.endMs : now()) - t0 };
+            if (out.filter(Boolean).length === 3 || r.state === 'failed') {
+              o.session.close();
+              resolve(out);
+            }
+          });
+        }),
+      );
+    const atOnce = await streamed(null);
+    assert.deepEqual(
+      atOnce.map((x) => (x.r.state === 'done' ? x.r.audioSeconds : x.r.message)),
+      [0.5, 0.5, 0.5],
+    );
+    // At 100 characters a second, "Un. Deux deux. Trois trois trois. " is written whole at 40, 150 and 340 ms: no
+    // sentence can come before its text (the server then takes 25 ms for it).
+    const slow = await streamed(100);
+    assert.deepEqual(
+      slow.map((x) => x.r.state),
+      ['done', 'done', 'done'],
+    );
+    slow.forEach((x, i) => assert.ok(x.afterMs >= [40, 150, 340][i]!, `sentence ${i} came at ${x.afterMs} ms`));
+  });
+
+  it('http: an answer that is not a WAV fails the sentence, showing what came', async () => {
+    const s = await start('http', { fault: 'not-wav' });
+    assert.match(
+      messages(await ask(linkTo('http', s), 1)),
+      /POST \/synthesize gave an answer that is not a WAV .*"<html>oops/,
+    );
+  });
+
+  for (const kind of ['wyoming', 'http'] as const)
+    it(`${kind}: leaves no connection open once its sessions close, failed or not`, async () => {
+      for (const spec of [{}, { fault: 'stall-mid-chunk' as const }]) {
+        const s = await start(kind, spec);
+        await ask(linkTo(kind, s, '/synthesize', 300), 2);
+        for (let i = 0; i < 50 && s.connections() > 0; i += 1) await new Promise((r) => setTimeout(r, 10));
+        assert.equal(s.connections(), 0, JSON.stringify(spec));
+      }
+    });
+});
+
+describe('--server: read, then the server asked what it is', () => {
+  it('refuses a URL it cannot use, naming --server and the fix', () => {
+    assert.throws(
+      () => parseServerUrl('localhost:10200'),
+      /--server takes tcp:\/\/ \(Wyoming\) or http:\/\/|--server speaks tcp/,
+    );
+    assert.throws(
+      () => parseServerUrl('https://x:1'),
+      /--server speaks tcp:\/\/ \(Wyoming\) or http:\/\/ .*, got "https:\/\/x:1"; e\.g\. --server tcp:/,
+    );
+    assert.throws(() => parseServerUrl('tcp://127.0.0.1'), /--server needs a host and a port/);
+    assert.throws(() => parseServerUrl('not a url'), /--server takes a URL, got "not a url"/);
+  });
+
+  it('wyoming: what info says, streaming or not', async () => {
+    const s = await start('wyoming', { streaming: true });
+    const d = await probeServer(parseServerUrl(s.url), 'Bonjour.', 2000);
+    assert.deepEqual([d.protocol, d.streaming, d.voices, d.endpoint], ['wyoming', true, ['test-voice'], null]);
+    assert.match(d.said, /Wyoming TTS test-piper; voices test-voice/);
+  });
+
+  it('http: /synthesize, or POST / on an older release (detected, said)', async () => {
+    const now = await start('http');
+    const d = await probeServer(parseServerUrl(now.url), 'Bonjour.', 2000);
+    assert.deepEqual([d.protocol, d.endpoint, d.voices], ['http', '/synthesize', ['test-voice']]);
+    const old = await start('http', { legacy: true });
+    const e = await probeServer(parseServerUrl(old.url), 'Bonjour.', 2000);
+    assert.equal(e.endpoint, '/');
+    assert.match(e.said, /POST \/, an older release/);
+  });
+
+  it('one line naming the URL and what came back: nobody there, garbage, no TTS, not a WAV', async () => {
+    const free = net.createServer();
+    await new Promise<void>((r) => free.listen(0, '127.0.0.1', () => r()));
+    const port = (free.address() as net.AddressInfo).port;
+    await new Promise((r) => free.close(r));
+    await assert.rejects(probeServer(parseServerUrl(`tcp://127.0.0.1:${port}`), 'x', 2000), (err: Error) => {
+      assert.match(
+        err.message,
+        new RegExp(`^--server tcp://127\\.0\\.0\\.1:${port}: the connection failed: connect ECONNREFUSED`),
+      );
+      assert.equal(err.message.split('\n').length, 1);
+      return true;
+    });
+    const garbage = await start('wyoming', { fault: 'garbage' });
+    await assert.rejects(
+      probeServer(parseServerUrl(garbage.url), 'x', 2000),
+      /the server sent an event header that is not JSON: "HTTP\/1\.1 400/,
+    );
+    const none = await start('wyoming', { fault: 'no-tts' });
+    await assert.rejects(probeServer(parseServerUrl(none.url), 'x', 2000), /its info lists no tts program/);
+    const html = await start('http', { fault: 'not-wav' });
+    await assert.rejects(
+      probeServer(parseServerUrl(html.url), 'x', 2000),
+      /POST \/synthesize gave an answer that is not a WAV/,
+    );
+  });
+});
