@@ -165,6 +165,10 @@ export async function capacityCommand(
     },
   });
   if (flags.json) io.out(JSON.stringify(archive, null, 2));
+  // The lines a deployer acts on come first; the details after them.
+  for (const p of archive.plans ?? []) say(p.phrase);
+  if (archive.derive) say(archive.derive.phrase);
+  if (archive.derive?.phrase_vol) say(archive.derive.phrase_vol);
   for (const p of archive.phrases) say(`capacity: ${p}`);
   const rerun = archive.essais.filter((t) => !t.controle_tenu).length;
   const broken = archive.capacite.filter((c) => c.borne === 'erreur').length;

@@ -8,6 +8,8 @@ export interface CpuSnapshot {
   systemBusyTicks: number;
   /** Ticks of this process, its reaped children, and the live stream processes named. */
   ownTicks: number;
+  /** Steal ticks of those cores: time the hypervisor gave their vCPUs to someone else (absent: not read). */
+  stealTicks?: number;
   atMs: number;
 }
 
@@ -21,21 +23,30 @@ function busyOf(fields: number[]): number {
   return user + nice + system + irq + softirq + steal;
 }
 
-/** Busy ticks of the whole machine (`cores` undefined) or of the listed cores' `cpuN` lines. */
-export function parseProcStatBusy(text: string, cores?: readonly number[]): number {
+/** The `cpu` fields of the whole machine (`cores` undefined) or of each listed core's `cpuN` line. */
+function statFields(text: string, cores?: readonly number[]): number[][] {
   const lines = text.split('\n');
+  const fields = (l: string): number[] => l.trim().split(/\s+/).slice(1).map(Number);
   if (cores === undefined) {
     const line = lines.find((l) => l.startsWith('cpu '));
     if (!line) throw new Error('no aggregate cpu line in /proc/stat');
-    return busyOf(line.trim().split(/\s+/).slice(1).map(Number));
+    return [fields(line)];
   }
-  let sum = 0;
-  for (const core of cores) {
+  return cores.map((core) => {
     const line = lines.find((l) => l.startsWith(`cpu${core} `));
     if (!line) throw new Error(`no cpu${core} line in /proc/stat`);
-    sum += busyOf(line.trim().split(/\s+/).slice(1).map(Number));
-  }
-  return sum;
+    return fields(line);
+  });
+}
+
+/** Busy ticks of the whole machine (`cores` undefined) or of the listed cores' `cpuN` lines. */
+export function parseProcStatBusy(text: string, cores?: readonly number[]): number {
+  return statFields(text, cores).reduce((n, f) => n + busyOf(f), 0);
+}
+
+/** Steal ticks (the 8th field) of the whole machine or of the listed cores. */
+export function parseProcStatSteal(text: string, cores?: readonly number[]): number {
+  return statFields(text, cores).reduce((n, f) => n + (f[7] ?? 0), 0);
 }
 
 /** utime + stime (+ cutime + cstime with `withChildren`) of a /proc/<pid>/stat line. */
@@ -63,14 +74,29 @@ function pidTicks(pid: number): number {
 /** Reads /proc for the cores the run may use (all cores when none are named). */
 export function procCpuSampler(cores?: readonly number[]): CpuSampler {
   return {
-    snapshot: (pids = []) => ({
-      systemBusyTicks: parseProcStatBusy(readFileSync('/proc/stat', 'utf8'), cores),
-      ownTicks:
-        parseSelfStatTicks(readFileSync('/proc/self/stat', 'utf8')) +
-        [...new Set(pids)].filter((p) => p !== process.pid).reduce((sum, p) => sum + pidTicks(p), 0),
-      atMs: performance.now(),
-    }),
+    snapshot: (pids = []) => {
+      const stat = readFileSync('/proc/stat', 'utf8');
+      return {
+        systemBusyTicks: parseProcStatBusy(stat, cores),
+        stealTicks: parseProcStatSteal(stat, cores),
+        ownTicks:
+          parseSelfStatTicks(readFileSync('/proc/self/stat', 'utf8')) +
+          [...new Set(pids)].filter((p) => p !== process.pid).reduce((sum, p) => sum + pidTicks(p), 0),
+        atMs: performance.now(),
+      };
+    },
   };
+}
+
+/**
+ * The share of the cores' time the hypervisor stole between two snapshots (0.07 = 7% of every core),
+ * null when either snapshot has no steal figure or no time passed.
+ */
+export function stealShare(a: CpuSnapshot, b: CpuSnapshot, cores: number): number | null {
+  if (a.stealTicks === undefined || b.stealTicks === undefined || cores <= 0) return null;
+  const seconds = (b.atMs - a.atMs) / 1000;
+  if (seconds <= 0) return null;
+  return Math.max(0, (b.stealTicks - a.stealTicks) / TICKS_PER_SECOND / seconds / cores);
 }
 
 /** Average CPU other programs used between two snapshots, in cores (0.35 = 35% of one core). */

@@ -37,7 +37,8 @@ describe('piper-parallel capacity --server, against test servers on loopback (re
     const server = await startWyomingServer({ speed: 4.5, slots: 1, audioSeconds: 0.45 });
     running.push(server);
     const { dir, args } = workload();
-    const r = await cli(['capacity', '--server', server.url, '--max-streams', '6', '--rounds', '2', ...args], dir);
+    // Three rounds: an answer is published only on 3 whole trials at its K.
+    const r = await cli(['capacity', '--server', server.url, '--max-streams', '6', '--rounds', '3', ...args], dir);
     assert.equal(r.status, 0, r.stderr);
     const a = CapacityArchiveSchema.parse(JSON.parse(r.stdout));
     const e = a.capacite[0];
@@ -56,6 +57,13 @@ describe('piper-parallel capacity --server, against test servers on loopback (re
       r.stderr,
       new RegExp(
         `^capacity: the server at tcp://127\\.0\\.0\\.1:${server.port} on this machine: at most \\d live listeners`,
+        'm',
+      ),
+    );
+    assert.match(
+      r.stderr,
+      new RegExp(
+        `^the server at tcp://127\\.0\\.0\\.1:${server.port}: (plan on \\d live listeners? with a connection per listener|no number to plan on: a connection per listener served \\d)`,
         'm',
       ),
     );

@@ -28,6 +28,9 @@ export interface BestLayout {
   phrase: string;
 }
 
+/** Rounds two layouts must share before one is named ahead of the other. */
+export const MIN_PAIRED_ROUNDS = 3;
+
 const signedPercent = (ratio: number): string => `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(0)}%`;
 
 function pairOf(a: LayoutSpeeds, b: LayoutSpeeds, confidence: number): LayoutPair {
@@ -57,12 +60,16 @@ export function bestLayout(layouts: readonly LayoutSpeeds[]): BestLayout {
     };
   const confidence = 1 - 0.05 / (measured.length - 1);
   const pairs = measured.slice(1).map((l) => pairOf(top, l, confidence));
-  const open = pairs.filter((p) => p.interval === null || p.interval[0] <= 1);
-  if (open.length === 0)
+  const thin = pairs.filter((p) => p.rounds < MIN_PAIRED_ROUNDS);
+  const open = pairs.filter((p) => p.rounds >= MIN_PAIRED_ROUNDS && (p.interval === null || p.interval[0] <= 1));
+  if (open.length === 0 && thin.length === 0)
     return { best: top.layout, pairs, phrase: `best ${top.layout} by live speed: ${pairs.map(show).join('; ')}` };
+  const notCompared = thin.map(
+    (p) => `${p.a} and ${p.b} not compared (${p.rounds} paired round(s); ${MIN_PAIRED_ROUNDS} needed)`,
+  );
   return {
     best: null,
     pairs,
-    phrase: `best not told apart by live speed: ${open.map(show).join('; ')}`,
+    phrase: `best not told apart by live speed: ${[...open.map(show), ...notCompared].join('; ')}`,
   };
 }

@@ -88,6 +88,11 @@ export interface PredictionInput {
   speed: SpeedEstimate | null;
   cap: number;
   driftSd?: number;
+  /**
+   * The drift this run saw (drift.ts): log shifts from its mean to its slowest and fastest level, 0 and 0 when
+   * none was seen beyond the trials' noise. A rerun may run wholly at either.
+   */
+  seen?: { lowLog: number; highLog: number };
 }
 
 /**
@@ -108,9 +113,14 @@ export function prediction(p: PredictionInput): [number, number] | null {
   // A rerun's own lower bound sits this far below its mean, as this run's does.
   const own = s.logMean - Math.log(s.low);
   const at = (shift: number): number => Math.floor(Math.exp(s.logMean + shift - own) + 1e-9);
-  const low = Math.max(0, Math.min(at(-spread), p.held - 1, p.answer));
+  const down = Math.min(0, p.seen?.lowLog ?? 0);
+  const up = Math.max(0, p.seen?.highLog ?? 0);
+  const low = Math.max(0, Math.min(at(-spread + down), p.held - 1, p.answer));
   // Up, S alone bounds it: a rerun's staircase may hold more than this one's did, never more than its pace allows.
-  const high = Math.min(p.cap, Math.max(p.answer, Math.min(at(spread), p.held + 2 + Math.floor(p.held * noise))));
+  const high = Math.min(
+    p.cap,
+    Math.max(p.answer, Math.min(at(spread + up), p.held + 2 + Math.floor(p.held * (noise + up)))),
+  );
   return [low, high];
 }
 

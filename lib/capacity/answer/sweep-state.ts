@@ -13,6 +13,8 @@ export interface Sweep {
   error?: string;
   /** Why its edges still lack trials at the end: no room left in --max-minutes, or the rounds ran out. */
   short?: string;
+  /** Why it stopped before its quota: its live speed cannot be the voice's best (set between rounds). */
+  dropped?: string;
   /** K values given up on: every try had a failed control. */
   givenUp: Array<{ k: number; purpose: Step['purpose']; why: string }>;
 }

@@ -104,7 +104,12 @@ export interface EntryContext {
   prebuffersMs: readonly number[];
   /** The drift of log S between runs the prediction allows. */
   driftSd?: number;
+  /** The drift this run saw (drift.ts), folded into what a rerun may answer. */
+  seen?: { lowLog: number; highLog: number };
 }
+
+/** Whole trials an answer needs at its K before it is published. */
+export const MIN_WHOLE_TRIALS = 3;
 
 const x2 = (v: number): string => `x${v.toFixed(1)}`;
 const pct = (v: number): string => `${Math.round(v * 100)}%`;
@@ -119,7 +124,7 @@ function borneOf(s: Sweep, maxStreams: number): CapacityEntry['borne'] {
 }
 
 /** The live figures of an entry: S at the edge, the answer it confirms, the headroom, the prediction. */
-function liveFigures(s: Sweep, mine: TrialRecord[], driftSd: number) {
+function liveFigures(s: Sweep, mine: TrialRecord[], x: { driftSd: number; seen?: EntryContext['seen'] }) {
   const held = s.search.held();
   const edge = edgeTrials(mine, held);
   const speed = speedEstimate(edge.map((t) => t.debit_vivant as number));
@@ -129,8 +134,26 @@ function liveFigures(s: Sweep, mine: TrialRecord[], driftSd: number) {
     a,
     speed,
     room: headroom(speed, a),
-    forecast: prediction({ answer: a, held, speed, cap: s.search.cap, driftSd }),
+    forecast: prediction({
+      answer: a,
+      held,
+      speed,
+      cap: s.search.cap,
+      driftSd: x.driftSd,
+      ...(x.seen ? { seen: x.seen } : {}),
+    }),
   };
+}
+
+/** Whole trials still missing before an answer at `held` is published (0: enough). */
+export function trialsShort(proofs: readonly Evidence[], held: number): number {
+  if (held === 0) return 0;
+  return Math.max(0, MIN_WHOLE_TRIALS - (proofs.find((p) => p.flux === held)?.essais_entiers ?? 0));
+}
+
+/** Held is 0, yet some whole trial at K >= 1 served every listener without a gap: never said as "0". */
+function someHeld(proofs: readonly Evidence[]): Evidence | undefined {
+  return proofs.find((p) => p.essais_tenus > 0 && p.essais_entiers > 0);
 }
 
 /**
@@ -149,9 +172,18 @@ function unpromised(held: number, speed: ReturnType<typeof speedEstimate>): stri
 }
 
 /** "12 live listeners: this machine makes x14.1 [13.2, 15.0] of speech under this load, 17% [10%, 25%] headroom at 12". */
-function liveSentence(f: ReturnType<typeof liveFigures>): string {
+function liveSentence(f: ReturnType<typeof liveFigures>, proofs: readonly Evidence[]): string {
   const { a, held, speed, room } = f;
+  const some = someHeld(proofs);
+  if (held === 0 && some)
+    return (
+      `no number promised: ${some.flux} held in ${some.essais_tenus} of ${plural(some.essais_entiers, 'whole trial')}, ` +
+      'but not in every one'
+    );
   if (held === 0) return 'not even 1 live listener with no gap';
+  const short = trialsShort(proofs, held);
+  if (short > 0)
+    return `not measured enough: ${plural(short, 'more whole trial')} at ${held} before a number is published (${held} held so far)`;
   if (a === 0) return unpromised(held, speed);
   if (!speed || speed.low === null || speed.high === null || !room || room.low === null || room.high === null)
     return `${plural(a, 'live listener')} (no interval on the live speed: fewer than 2 whole trials at the edge)`;
@@ -169,7 +201,8 @@ export function capacityEntry(s: Sweep, trials: TrialRecord[], x: EntryContext):
   const mine = trials.filter((t) => t.voix === s.voice && t.disposition === s.name);
   const proofs = tallies(mine, x.limitMs);
   const driftSd = x.driftSd ?? DEFAULT_DRIFT_SD;
-  const f = liveFigures(s, mine, driftSd);
+  const f = liveFigures(s, mine, { driftSd, ...(x.seen ? { seen: x.seen } : {}) });
+  const short = trialsShort(proofs, f.held);
   const { a, held } = f;
   const b = Math.min(a, s.search.heldInBound());
   // The no-gap evidence is that of the K every whole trial held: where the pace lowers the answer below it, the
@@ -182,12 +215,13 @@ export function capacityEntry(s: Sweep, trials: TrialRecord[], x: EntryContext):
     return { tampon_ms: ms, flux_max_sans_trou: liveAnswer(r.held, f.speed), au_moins: r.atLeast };
   });
   const disagree = unsettled(proofs, held);
-  const short = s.short ? ` Fewer trials than asked at its edges: ${s.short}.` : '';
-  const rerun = f.forecast ? `; a rerun may answer ${f.forecast[0]} to ${f.forecast[1]} (95%)` : '';
+  const why = s.dropped ?? s.short;
+  const shortWords = why ? ` Fewer trials than asked at its edges: ${why}.` : '';
+  const rerun = f.forecast && short === 0 ? `; a rerun may answer ${f.forecast[0]} to ${f.forecast[1]} (95%)` : '';
   const evidence = atA && held > 0 ? ` Evidence at ${held}: ${gapEvidence(atA)}.` : '';
   const phrase =
-    `${x.voiceLabel}, ${s.name}: ${liveSentence(f)}${rerun}; ${beyondA(s, held, proofs, borne, x.maxStreams)}` +
-    `${disagree ? ` (${disagree})` : ''}.${evidence}${short} By pre-buffer: ${bufferWords(buffers)}. ` +
+    `${x.voiceLabel}, ${s.name}: ${liveSentence(f, proofs)}${rerun}; ${beyondA(s, held, proofs, borne, x.maxStreams)}` +
+    `${disagree ? ` (${disagree})` : ''}.${evidence}${shortWords} By pre-buffer: ${bufferWords(buffers)}. ` +
     `Within ${x.limitMs} ms of first audio: ${answerB(s, { a, b }, proofs, x)}.`;
   return {
     voix: s.voice,
@@ -200,9 +234,14 @@ export function capacityEntry(s: Sweep, trials: TrialRecord[], x: EntryContext):
     debit_vivant_essais: f.speed?.n ?? 0,
     marge: f.room?.centre ?? null,
     marge_ic95: f.room?.low != null && f.room.high != null ? [f.room.low, f.room.high] : null,
-    prevision: f.forecast ? [f.forecast[0], f.forecast[1]] : null,
+    prevision: f.forecast && short === 0 ? [f.forecast[0], f.forecast[1]] : null,
     prevision_couverture: PREDICTION_COVERAGE,
     derive_entre_runs: driftSd,
+    derive_vue:
+      x.seen && (x.seen.lowLog !== 0 || x.seen.highLog !== 0)
+        ? [Math.exp(x.seen.lowLog), Math.exp(x.seen.highLog)]
+        : null,
+    essais_manquants: short,
     par_tampon: buffers,
     taux_trou_max: atA?.taux_trou_max ?? null,
     essais: atA?.essais ?? 0,
@@ -231,24 +270,39 @@ export function voiceVerdict(
 ): string {
   if (entries.length === 0) return `${voiceLabel}: no layout was measured.`;
   const best = bestLayout(x.speeds);
-  const top = [...entries].sort((p, q) => q.flux_max_sans_trou - p.flux_max_sans_trou)[0] as CapacityEntry;
+  // An answer short of whole trials is not published, so it heads nothing.
+  const shown = entries.filter((e) => (e.essais_manquants ?? 0) === 0);
+  const top = ([...shown].sort((p, q) => q.flux_max_sans_trou - p.flux_max_sans_trou)[0] ?? {
+    ...(entries[0] as CapacityEntry),
+    flux_max_sans_trou: 0,
+  }) as CapacityEntry;
   const b = [...entries].sort((p, q) => q.flux_max_dans_la_borne - p.flux_max_dans_la_borne)[0] as CapacityEntry;
   const capped = top.borne === 'flux_max' ? ' (the --max-streams cap: it may serve more)' : '';
   const forecast = (e: CapacityEntry): string => (e.prevision ? ` [rerun ${e.prevision[0]}-${e.prevision[1]}]` : '');
   const heldMost = Math.max(...entries.map((e) => e.flux_tenu_essais));
+  const anyHeld = entries.some((e) => e.preuves.some((p) => p.essais_tenus > 0 && p.essais_entiers > 0));
+  const anyShort = entries.some((e) => (e.essais_manquants ?? 0) > 0);
   const headA =
     top.flux_max_sans_trou === 0
-      ? heldMost > 0
+      ? heldMost > 0 && !anyShort
         ? `no layout promised one live listener (whole trials held up to ${heldMost} without a gap, ` +
           "but the live speed's interval reaches below x1: more --rounds narrow it)"
-        : 'no layout served one live listener without a gap'
+        : anyShort
+          ? 'no answer measured enough to publish (each layout says what it lacks)'
+          : anyHeld
+            ? 'no layout promised one live listener (some whole trials held without a gap, but not every one at any K)'
+            : 'no layout served one live listener without a gap'
       : `at most ${plural(top.flux_max_sans_trou, 'live listener')} with no gap (${top.disposition}${capped})`;
   const headB =
     b.flux_max_dans_la_borne === 0
       ? `no layout kept every first audio within ${x.limitMs} ms`
       : `${b.flux_max_dans_la_borne} with first audio within ${x.limitMs} ms too (${b.disposition})`;
   const each = entries
-    .map((e) => `${e.disposition} ${e.flux_max_sans_trou}${forecast(e)} / ${e.flux_max_dans_la_borne}`)
+    .map((e) =>
+      (e.essais_manquants ?? 0) > 0
+        ? `${e.disposition} not measured enough (${e.essais_manquants} more whole trial(s) at ${e.flux_tenu_essais})`
+        : `${e.disposition} ${e.flux_max_sans_trou}${forecast(e)} / ${e.flux_max_dans_la_borne}`,
+    )
     .join('; ');
   return (
     `${voiceLabel} on this machine: ${headA}; ${headB}${entries.length > 1 || !best.phrase.startsWith('only ') ? `; ${best.phrase}` : ''}. ` +

@@ -101,6 +101,8 @@ export const TrialSchema = z.object({
   /** Gaps shorter than 20 ms, over every listener: reported, not failing the trial. */
   trous_courts: count,
   rss_pic_octets: z.array(figure),
+  /** Steal: the share of the run's cores' time the hypervisor gave to someone else during the trial (absent in older archives; null: unreadable). */
+  vol_cpu: z.number().nonnegative().nullable().optional(),
   flux_detail: z.array(StreamSchema.extend({ complet: z.boolean() })),
   controles: z.array(ControlSchema),
   controle_tenu: z.boolean(),
@@ -162,6 +164,13 @@ export const CapacityEntrySchema = z.object({
   prevision_couverture: z.number().min(0).max(1),
   /** The drift of log S between runs the prediction allows (an assumption until summary measures it). */
   derive_entre_runs: z.number().nonnegative(),
+  /**
+   * The drift this run saw beyond its trials' noise, folded into prevision: the slowest and fastest levels a rerun
+   * may run at, over this run's mean (null: none seen; absent in older archives).
+   */
+  derive_vue: interval.optional(),
+  /** Whole trials the answer's K still lacked (MIN 3): above 0, no number and no prevision were published (absent: older). */
+  essais_manquants: count.optional(),
   /** (a) at each pre-buffer, replayed from the same trials; au_moins: no K tried failed, it may serve more. */
   par_tampon: z.array(
     z.object({ tampon_ms: z.number().nonnegative(), flux_max_sans_trou: count, au_moins: z.boolean() }),
@@ -191,6 +200,44 @@ export const CapacityEntrySchema = z.object({
   /** No K of this layout was given up on for failed controls and its sweep did not break: the answers rest on trials whose controls held. */
   controle_tenu: z.boolean(),
   phrase: z.string(),
+});
+
+export const PlanSchema = z.object({
+  voix: z.string(),
+  flux: count.nullable(),
+  disposition: z.string().nullable(),
+  ce_run: count.nullable(),
+  prevision: interval,
+  phrase: z.string(),
+});
+
+export const DriftSchema = z.object({
+  /** The run's span in thirds (start, middle, end): whole trials in each, the machine's level over its mean, mean steal. */
+  tiers: z.array(
+    z.object({
+      de_ms: z.number(),
+      a_ms: z.number(),
+      essais: count,
+      niveau: figure,
+      vol_cpu: z.number().nonnegative().nullable(),
+    }),
+  ),
+  /** Whole trials in the fit (groups of voice, layout and K with two or more). */
+  essais: count,
+  /** The fastest third over the slowest, less 1; null: not measured. */
+  ecart: figure,
+  /** Beyond the trials' noise (t test between the thirds, Bonferroni, 5%): folded into every prevision. */
+  vue: z.boolean(),
+  /** The levels folded into prevision (1 and 1 when not seen). */
+  bas: z.number(),
+  haut: z.number(),
+  vol_cpu_par_manche: z.array(
+    z.object({ manche: z.number().int(), essais: count, vol_cpu: z.number().nonnegative().nullable() }),
+  ),
+  vol_cpu_max: z.number().nonnegative().nullable(),
+  phrase: z.string(),
+  /** Said on the terminal when a round's steal passed 3%; null otherwise. */
+  phrase_vol: z.string().nullable(),
 });
 
 export const CapacityArchiveSchema = z.object({
@@ -249,6 +296,10 @@ export const CapacityArchiveSchema = z.object({
   serveur: ServerSchema.nullable().optional(),
   essais: z.array(TrialSchema),
   capacite: z.array(CapacityEntrySchema),
+  /** Per voice, the line read first: the number to plan on (a rerun's low end), its layout, this run's answer (absent: older). */
+  plans: z.array(PlanSchema).optional(),
+  /** How far the machine moved during the run, and the CPU the hypervisor stole (absent: older archives). */
+  derive: DriftSchema.optional(),
   phrases: z.array(z.string()),
   /** The wall time the run said it would take before its first trial, and what it took (s). */
   duree_prevue_s: figure,

@@ -70,14 +70,26 @@ const ANSWER_COLUMNS = [
 const x1 = (v: number): string => v.toFixed(1);
 const pc = (v: number): string => `${Math.round(v * 100)}%`;
 
+/** The lines read first: the number to plan on per voice, the drift, the steal (absent in older archives). */
+function headLines(a: CapacityArchive): string[] {
+  return [
+    ...(a.plans ?? []).map((p) => p.phrase),
+    ...(a.derive ? [a.derive.phrase] : []),
+    ...(a.derive?.phrase_vol ? [a.derive.phrase_vol] : []),
+  ];
+}
+
 function answerCells(c: CapacityEntry): string[] {
   const rate = c.taux_trou_max === null ? '-' : `${percentUp(c.taux_trou_max)}%`;
   const ic = c.debit_vivant_ic95;
   const room = c.marge_ic95;
+  const short = c.essais_manquants ?? 0;
   return [
     c.voix,
     c.disposition,
-    `${c.flux_max_sans_trou}${c.flux_tenu_essais > c.flux_max_sans_trou ? ` (${c.flux_tenu_essais} held, pace caps it)` : ''}`,
+    short > 0
+      ? `not measured enough (${short} more whole trial(s) at ${c.flux_tenu_essais})`
+      : `${c.flux_max_sans_trou}${c.flux_tenu_essais > c.flux_max_sans_trou ? ` (${c.flux_tenu_essais} held, pace caps it)` : ''}`,
     c.prevision ? `${c.prevision[0]} to ${c.prevision[1]}` : '-',
     c.debit_vivant === null ? '-' : `${x1(c.debit_vivant)}${ic ? ` [${x1(ic[0])}, ${x1(ic[1])}]` : ''}`,
     c.marge === null ? '-' : `${pc(c.marge)}${room ? ` [${pc(room[0])}, ${pc(room[1])}]` : ''}`,
@@ -153,7 +165,7 @@ export function capacityMarkdown(a: CapacityArchive): string {
   const row = mdRow;
   const out = [`# piper-parallel capacity run of ${mdText(a.date_utc)}`, ''];
   if (!a.controle_tenu) out.push('> **A control failed: nothing from this run may be published.**', '');
-  out.push('## Answer', '', ...a.phrases.flatMap((p) => [mdText(p), '']));
+  out.push('## Answer', '', ...[...headLines(a), ...a.phrases].flatMap((p) => [mdText(p), '']));
   out.push(row(ANSWER_COLUMNS), row(ANSWER_COLUMNS.map(() => '-')), ...a.capacite.map((c) => row(answerCells(c))));
   out.push('', '## How it was measured', '', ...facts(a).map((f) => `- ${mdText(f)}`));
   out.push(
@@ -185,7 +197,8 @@ export async function capacityHtml(a: CapacityArchive): Promise<string> {
   if (!a.controle_tenu)
     body.push('<p class="banner failed">A control failed: nothing from this run may be published.</p>');
   // The answer and its pictures first; how it was measured and every K's evidence after them.
-  body.push('<h2>Answer</h2>', table(ANSWER_COLUMNS, a.capacite.map(answerCells)));
+  body.push('<h2>Answer</h2>', ...headLines(a).map((p) => `<p><strong>${esc(p)}</strong></p>`));
+  body.push(table(ANSWER_COLUMNS, a.capacite.map(answerCells)));
   for (const chart of answerCharts(a)) body.push(await chartFigure(chart));
   body.push('<h2>In words</h2>', ...a.phrases.map((p) => `<p>${esc(p)}</p>`));
   body.push('<h2>How it was measured</h2>', '<ul>', ...facts(a).map((f) => `<li>${esc(f)}</li>`), '</ul>');

@@ -20,6 +20,8 @@ import { capacityEntry, voiceVerdict } from '../answer/verdict.js';
 import { percentUp, rateUpperBound } from '../answer/evidence.js';
 import { edgeTrials, roundLogSpeeds } from '../answer/live.js';
 import { GAP_TOLERANCE_MS } from '../trial/playback.js';
+import { driftOf, driftPoints } from '../answer/drift.js';
+import { driftLine, planOn, stealByRound, stealLine } from '../answer/plan-on.js';
 import { SERVER_LAYOUT, SERVER_VOICE } from './server.js';
 import type { ServerRecord } from '../archive/schema.js';
 
@@ -104,6 +106,8 @@ export function capacityArchive(
       : plan.voices.find((v) => v.name === name)?.synthetic && !name.includes('synthetic')
         ? `${name} (SYNTHETIC)`
         : name;
+  // The machine's own movement over the run, from every whole trial of every layout (they are interleaved).
+  const drift = driftOf(driftPoints(trials));
   const capacite = sweeps.map((s) =>
     capacityEntry(s, trials, {
       voiceLabel: label(s.voice),
@@ -111,8 +115,18 @@ export function capacityArchive(
       limitMs: plan.firstAudioMs,
       aloneMs: calibrations.get(s.voice)?.firstSentenceMs[s.layout.threads] ?? null,
       prebuffersMs: plan.prebuffersMs,
+      seen: { lowLog: drift.lowLog, highLog: drift.highLog },
     }),
   );
+  const plans = plan.voices.map((v) =>
+    planOn(
+      v.name,
+      label(v.name),
+      capacite.filter((e) => e.voix === v.name),
+    ),
+  );
+  const steal = stealByRound(trials);
+  const stealSaid = stealLine(steal);
   const phrases = plan.voices.map((v) => {
     const entries = capacite.filter((e) => e.voix === v.name);
     const c = calibrations.get(v.name) as Calibration;
@@ -196,6 +210,25 @@ export function capacityArchive(
     serveur: server,
     essais: trials,
     capacite,
+    plans: plans.map((p) => ({ ...p })),
+    derive: {
+      tiers: drift.thirds.map((t) => ({
+        de_ms: t.fromMs,
+        a_ms: t.toMs,
+        essais: t.trials,
+        niveau: t.level,
+        vol_cpu: t.steal,
+      })),
+      essais: drift.trials,
+      ecart: drift.range,
+      vue: drift.seen,
+      bas: Math.exp(drift.lowLog),
+      haut: Math.exp(drift.highLog),
+      vol_cpu_par_manche: steal,
+      vol_cpu_max: steal.length > 0 ? Math.max(...steal.map((r) => r.vol_cpu ?? 0)) : null,
+      phrase: driftLine(drift),
+      phrase_vol: stealSaid,
+    },
     phrases: [
       ...phrases,
       ...sideBySide(capacite, label),

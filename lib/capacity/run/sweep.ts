@@ -18,6 +18,7 @@ import type { SweepContext } from './sweep-context.js';
 
 export type { Sweep, SweepContext };
 import type { ServingPool } from '../worker/pool.js';
+import { edgeTrials, speedEstimate } from '../answer/live.js';
 
 /** A search that takes more trials than this in one round is stopped (outcomes that never settle). */
 const MAX_SEARCH_STEPS = 40;
@@ -140,6 +141,32 @@ function missingTrials(plan: CapacityPlan, short: Sweep[]): number {
   );
 }
 
+const still = (s: Sweep): boolean => s.search.cap > 0 && !s.error && !s.dropped;
+const x1 = (e: { centre: number; low: number | null; high: number | null }): string =>
+  `x${e.centre.toFixed(1)} [${e.low?.toFixed(1)}, ${e.high?.toFixed(1)}]`;
+
+/**
+ * Between rounds, as the throughput run drops arms: a layout whose live speed's interval lies wholly
+ * below another layout's of the same voice cannot be that voice's best, so it stops and leaves the
+ * budget to the others (its answer is published only if it already has its whole trials).
+ */
+export function dropDominated(sweeps: readonly Sweep[], trials: readonly TrialRecord[], round: number): void {
+  const est = sweeps.filter(still).flatMap((s) => {
+    const mine = trials.filter((t) => t.voix === s.voice && t.disposition === s.name);
+    const e = speedEstimate(edgeTrials(mine, s.search.held()).map((t) => t.debit_vivant as number));
+    return e && e.n >= 3 && e.low !== null && e.high !== null ? [{ s, e }] : [];
+  });
+  for (const voice of new Set(est.map((x) => x.s.voice))) {
+    const mine = est.filter((x) => x.s.voice === voice);
+    const leader = mine.reduce((a, b) => ((b.e.low as number) > (a.e.low as number) ? b : a));
+    for (const { s, e } of mine)
+      if (s !== leader.s && (e.high as number) < (leader.e.low as number))
+        s.dropped =
+          `after round ${round} its live speed ${x1(e)} lay wholly below ${leader.s.name}'s ${x1(leader.e)}: ` +
+          'it cannot be the best, so it stopped';
+  }
+}
+
 /** Every round; returns every trial, in the order run (held ones from a resumed run included). */
 export async function runSweeps(
   plan: CapacityPlan,
@@ -149,9 +176,10 @@ export async function runSweeps(
 ): Promise<TrialRecord[]> {
   const trials: TrialRecord[] = [];
   const seen: TrialBook = { byStep: new Map(), index: 0 };
-  const live = (s: Sweep): boolean => s.search.cap > 0 && !s.error;
+  const live = still;
   const t0 = ctx.timers.now();
   for (let round = 1; round <= plan.rounds + EXTRA_ROUNDS; round += 1) {
+    if (round > 2) dropDominated(sweeps, trials, round - 1);
     const short = sweeps.filter((s) => live(s) && s.search.missing(quotaOf(plan, s)).length > 0);
     if (round > 1 && short.length === 0) break;
     // Past the planned rounds, one more only if its missing trials, at the run's mean time per trial so far, fit in the budget.

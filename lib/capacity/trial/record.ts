@@ -6,7 +6,7 @@ import {
   outsideLoadControl,
   type Control,
 } from '../../measure/controls.js';
-import { outsideCoresOver, type CpuSnapshot } from '../../measure/system-cpu.js';
+import { outsideCoresOver, stealShare, type CpuSnapshot } from '../../measure/system-cpu.js';
 import type { TrialRecord } from '../archive/schema.js';
 import type { TrialResult } from './trial.js';
 import { maxOf, minOf } from '../../core/extremes.js';
@@ -131,6 +131,7 @@ export function trialRecord(r: TrialResult, c: TrialContext): TrialRecord {
     fenetre_vivante_ms: live.spanMs,
     trous_courts: r.streams.reduce((n, x) => n + x.shortGaps, 0),
     rss_pic_octets: r.peakRssBytes,
+    vol_cpu: c.cpu ? stealShare(c.cpu.before, c.cpu.after, c.cores) : null,
     flux_detail: r.streams.map((s, i) => ({
       arrivee_prevue_ms: r.arrivals[i]?.plannedMs ?? r.startMs,
       // A listener that never arrived (the trial ended first) has no figures, not invented ones.

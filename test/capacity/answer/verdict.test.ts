@@ -113,7 +113,8 @@ describe('the voice verdict', () => {
       flux_max_dans_la_borne: b,
       prevision: max > a ? [a, max] : null,
       borne: 'cpu',
-    }) as CapacityEntry;
+      preuves: [],
+    }) as unknown as CapacityEntry;
 
   const speeds = (layout: string, logs: number[]) => ({
     layout,

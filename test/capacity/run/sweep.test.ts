@@ -72,29 +72,51 @@ describe('the capacity sweep finds the capacity worked out by hand (fake machine
     );
   });
 
-  it('two rounds far apart: every trial at 2 held, but S under load may be below x1: nothing promised, the trials said', async () => {
-    // x10 per core in round 1, x3 in round 2: S = 20 and 6 at K = 2, a spread of |ln 20 - ln 6| / sqrt 2 = 0.85 in log.
-    // With 2 trials t(1) = 12.7: the lower bound is exp(ln sqrt 120 - 12.7 x 0.85 / sqrt 2) = 0.005, under x1.
+  it('rounds far apart: every trial at 1 held, but S under load may be below x1: nothing promised, the trials said', async () => {
+    // One worker at x10 in round 1, x1.1 in rounds 2 and 3: S = 10, 1.1, 1.1 at K = 1, a spread of 1.27 in log.
+    // With 3 trials t(2) = 4.30: the lower bound is exp(ln cbrt 12.1 - 4.30 x 1.27 / sqrt 3) = 0.10, under x1.
+    const { archive } = await sweepOn({
+      machine: { cores: 2, speed: 10, audioSeconds: oneSecond },
+      layouts: [own],
+      maxStreams: 1,
+      rounds: 3,
+      onProgress: (e, machine) => {
+        if (e.kind === 'trial-start') machine.factor = e.round >= 2 ? 0.11 : 1;
+      },
+    });
+    const e = archive.capacite[0] as CapacityEntry;
+    assert.deepEqual([e.flux_tenu_essais, e.flux_max_sans_trou, e.debit_vivant_essais], [1, 0, 3]);
+    assert.ok(Math.abs((e.debit_vivant ?? 0) - Math.cbrt(12.1)) < 1e-6, String(e.debit_vivant));
+    assert.ok((e.debit_vivant_ic95?.[0] ?? 1) < 0.2, String(e.debit_vivant_ic95));
+    assert.match(
+      e.phrase,
+      /: no live listener promised: every whole trial at 1 held without a gap, but the live speed under this load \(x2\.3 \[0\.1, [\d.]+\] over 3 whole trials\) may be below x1 \(more --rounds narrow it\).*; --max-streams 1 reached\. Evidence at 1: 3 of 3 whole trials held/,
+    );
+    assert.match(
+      archive.phrases.join(' '),
+      /no layout promised one live listener \(whole trials held up to 1 without a gap/,
+    );
+  });
+
+  it('an answer on fewer than 3 whole trials is not published: it says how many more, and no rerun range or plan', async () => {
     const { archive } = await sweepOn({
       machine: { cores: 2, speed: 10, audioSeconds: oneSecond },
       layouts: [own],
       maxStreams: 2,
       rounds: 2,
-      onProgress: (e, machine) => {
-        if (e.kind === 'trial-start') machine.factor = e.round >= 2 ? 0.3 : 1;
-      },
     });
     const e = archive.capacite[0] as CapacityEntry;
-    assert.deepEqual([e.flux_tenu_essais, e.flux_max_sans_trou, e.debit_vivant_essais], [2, 0, 2]);
-    assert.ok(Math.abs((e.debit_vivant ?? 0) - Math.sqrt(120)) < 1e-6, String(e.debit_vivant));
-    assert.ok((e.debit_vivant_ic95?.[0] ?? 1) < 0.01, String(e.debit_vivant_ic95));
+    assert.deepEqual([e.flux_tenu_essais, e.essais_manquants, e.prevision], [2, 1, null]);
     assert.match(
       e.phrase,
-      /: no live listener promised: every whole trial at 2 held without a gap, but the live speed under this load \(x11\.0 \[0\.0, [\d.]+\] over 2 whole trials\) may be below x1 \(more --rounds narrow it\).*; --max-streams 2 reached\. Evidence at 2: 2 of 2 whole trials held/,
+      /: not measured enough: 1 more whole trial at 2 before a number is published \(2 held so far\)/,
     );
+    assert.doesNotMatch(e.phrase, /a rerun may answer/);
+    const plan = archive.plans?.[0];
+    assert.deepEqual([plan?.flux, plan?.disposition], [null, null]);
     assert.match(
-      archive.phrases.join(' '),
-      /no layout promised one live listener \(whole trials held up to 2 without a gap/,
+      plan?.phrase ?? '',
+      /^fake-voice: no number to plan on: not measured enough \(one process per stream x 1 thread, free needs 1 more whole trial at 2;/,
     );
   });
 

@@ -1,0 +1,121 @@
+/**
+ * The lines a deployer reads first: per voice, the number to plan on and the layout that gives it;
+ * how far the machine moved during the run; how much of its CPU the hypervisor took.
+ */
+import type { CapacityEntry, TrialRecord } from '../archive/schema.js';
+import type { DriftSeen } from './drift.js';
+
+/** Steal above this share of the cores' time in a round is said on the terminal. */
+export const STEAL_SAID = 0.03;
+
+export interface PlanOn {
+  voix: string;
+  /** The number to plan on: the low end of what a rerun may answer (null: none to plan on). */
+  flux: number | null;
+  disposition: string | null;
+  /** This run's answer with that layout. */
+  ce_run: number | null;
+  prevision: [number, number] | null;
+  phrase: string;
+}
+
+const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+/** Published: the answer rests on enough whole trials and has a rerun range. */
+const published = (e: CapacityEntry): boolean => (e.essais_manquants ?? 0) === 0 && e.prevision !== null;
+
+function noPlan(voiceLabel: string, entries: readonly CapacityEntry[]): string {
+  const short = entries.filter((e) => (e.essais_manquants ?? 0) > 0);
+  if (short.length > 0) {
+    const e = short[0] as CapacityEntry;
+    return (
+      `${voiceLabel}: no number to plan on: not measured enough (${e.disposition} needs ` +
+      `${plural(e.essais_manquants ?? 0, 'more whole trial')} at ${e.flux_tenu_essais}; --max-minutes or --rounds give them)`
+    );
+  }
+  if (entries.some((e) => e.preuves.some((p) => p.essais_tenus > 0 && p.essais_entiers > 0)))
+    return `${voiceLabel}: no number to plan on: some whole trials held without a gap, but not every one at any K`;
+  return `${voiceLabel}: no number to plan on: no layout served one live listener without a gap`;
+}
+
+/** "synthetic-siwis-medium: plan on 8 live listeners with one process per stream x 1 thread, free (this run: 10; a rerun may answer 8 to 12)". */
+export function planOn(voice: string, voiceLabel: string, entries: readonly CapacityEntry[]): PlanOn {
+  const ok = entries.filter(published);
+  const best = [...ok].sort(
+    (a, b) =>
+      (b.prevision as [number, number])[0] - (a.prevision as [number, number])[0] ||
+      b.flux_max_sans_trou - a.flux_max_sans_trou ||
+      (b.debit_vivant ?? 0) - (a.debit_vivant ?? 0),
+  )[0];
+  if (!best)
+    return {
+      voix: voice,
+      flux: null,
+      disposition: null,
+      ce_run: null,
+      prevision: null,
+      phrase: noPlan(voiceLabel, entries),
+    };
+  const [low, high] = best.prevision as [number, number];
+  const range = `this run: ${best.flux_max_sans_trou}; a rerun may answer ${low} to ${high}`;
+  const phrase =
+    low >= 1
+      ? `${voiceLabel}: plan on ${plural(low, 'live listener')} with ${best.disposition} (${range})`
+      : `${voiceLabel}: no number to plan on: ${best.disposition} served ${best.flux_max_sans_trou} here, but a rerun may not serve even one (${range})`;
+  return {
+    voix: voice,
+    flux: low >= 1 ? low : null,
+    disposition: best.disposition,
+    ce_run: best.flux_max_sans_trou,
+    prevision: [low, high],
+    phrase,
+  };
+}
+
+const level = (x: number | null): string => (x === null ? '-' : `x${x.toFixed(2)}`);
+const pct = (x: number): string => `${(x * 100).toFixed(x < 0.1 ? 1 : 0)}%`;
+
+/** "Drift: this machine's speed moved 27% during the run (start x1.08, ...)". */
+export function driftLine(d: DriftSeen): string {
+  if (d.range === null || d.thirds.length === 0)
+    return `Drift: not measured (${plural(d.trials, 'whole trial')} in groups of two or more; 4 needed).`;
+  const [a, b, c] = d.thirds.map((t) => level(t.level));
+  const steals = d.thirds.map((t) => t.steal);
+  const steal = steals.every((x) => x === null)
+    ? ''
+    : `; steal ${steals.map((x) => (x === null ? '-' : pct(x))).join(', ')}`;
+  const where = `start ${a}, middle ${b}, end ${c} of its mean over ${plural(d.trials, 'whole trial')}${steal}`;
+  if (!d.seen) return `Drift: none beyond the trials' noise (${where}).`;
+  return (
+    `Drift: this machine's speed moved ${pct(d.range)} during the run (${where}), beyond the trials' noise: ` +
+    `each "a rerun may answer" allows a rerun wholly at x${Math.exp(d.lowLog).toFixed(2)} to x${Math.exp(d.highLog).toFixed(2)} ` +
+    'of this run; plan on its low end, and run again later to see where the machine settles.'
+  );
+}
+
+export interface RoundSteal {
+  manche: number;
+  essais: number;
+  vol_cpu: number | null;
+}
+
+/** Mean steal share per round, over the trials that read it. */
+export function stealByRound(trials: readonly TrialRecord[]): RoundSteal[] {
+  const by = new Map<number, number[]>();
+  for (const t of trials)
+    if (t.vol_cpu !== undefined && t.vol_cpu !== null) by.set(t.manche, [...(by.get(t.manche) ?? []), t.vol_cpu]);
+  return [...by]
+    .sort(([x], [y]) => x - y)
+    .map(([manche, xs]) => ({ manche, essais: xs.length, vol_cpu: xs.reduce((s, v) => s + v, 0) / xs.length }));
+}
+
+/** Said when a round's steal passes STEAL_SAID; null otherwise. */
+export function stealLine(rounds: readonly RoundSteal[]): string | null {
+  const most = Math.max(0, ...rounds.map((r) => r.vol_cpu ?? 0));
+  if (most <= STEAL_SAID) return null;
+  const each = rounds.map((r) => `round ${r.manche} ${pct(r.vol_cpu ?? 0)}`).join(', ');
+  return (
+    `Steal: the hypervisor took up to ${pct(most)} of the cores' time (${each}); it is part of what this rented machine ` +
+    'gives, so it stays in the live speed and in the drift above, not corrected for.'
+  );
+}

@@ -1,0 +1,174 @@
+/**
+ * Seeded simulation of whole capacity runs: the real search (CapacitySearch, rounds as the sweep
+ * runs them), the real drift fit and the real prediction, on a machine whose level may move during
+ * a run. A trial at K on a layout of speed s0 at level L draws S = s0 * L * exp(noise * z) and holds
+ * when S >= K (every listener at x1). Each run is paired with an independent rerun on the same
+ * machine; coverage is how often the rerun's answer falls inside the run's prediction.
+ */
+import { Prng } from '../../../lib/core/prng.js';
+import { CapacitySearch } from '../../../lib/capacity/answer/search.js';
+import { driftOf, type DriftPoint } from '../../../lib/capacity/answer/drift.js';
+import { liveAnswer, prediction, speedEstimate } from '../../../lib/capacity/answer/live.js';
+
+export interface SimMachine {
+  /** Each layout's live speed at level 1. */
+  layouts: readonly number[];
+  /** Log sd of a trial's S around the machine's level. */
+  noise: number;
+  /** Log sd of a run's level around the machine's (between runs). */
+  between: number;
+  /**
+   * A drifting machine: the run's level falls to `dropTo` at a uniform moment of its middle half, and the rerun,
+   * run after it, stays at that level or (with chance `recovers`) is back at 1. 1: a steady machine.
+   */
+  dropTo: number;
+  recovers: number;
+  /** Steal: with this chance a trial loses a share of its CPU, uniform in [0.05, max], and its S by as much. */
+  steal?: { chance: number; max: number };
+}
+
+export interface SimVariant {
+  /** Fold the drift the run saw into the prediction (the rule); false: the broken variant that ignores it. */
+  foldDrift: boolean;
+  /**
+   * What the answer does with a trial's steal: keep it in S (the rule), drop trials over 3% as a control would, or
+   * correct S for it as a covariate would (S / (1 - steal): the speed of a machine with no steal).
+   */
+  steal?: 'keep' | 'control' | 'covariate';
+}
+
+function normal(p: Prng): number {
+  const u = Math.max(p.next(), 1e-12);
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * p.next());
+}
+
+interface SimRun {
+  answers: number[];
+  predictions: Array<[number, number] | null>;
+  seen: boolean;
+  /** Answers resting on fewer than 3 whole trials at their K. */
+  thin: number;
+}
+
+/** One run: 3 rounds, layouts in a new random order each round, one time unit per trial. */
+export function simulateRun(p: Prng, m: SimMachine, v: SimVariant, phase: 'run' | 'rerun'): SimRun {
+  const runLevel = Math.exp(m.between * normal(p));
+  const dropAt = 0.25 + 0.5 * p.next();
+  const rerunLevel = p.next() < m.recovers ? 1 : m.dropTo;
+  const n = m.layouts.length;
+  const searches = m.layouts.map(
+    (s0) =>
+      new CapacitySearch({
+        predicted: Math.max(1, Math.floor(s0 * 0.85)),
+        predictedInBound: 1,
+        cap: 64,
+        inBoundImpossible: true,
+      }),
+  );
+  const trials: Array<{ layout: number; k: number; t: number; s: number; steal: number }> = [];
+  // About 12 trials a layout: time is counted in trials and normalised to the run's span afterwards.
+  const span = n * 12;
+  const levelAt = (t: number): number => runLevel * (phase === 'rerun' ? rerunLevel : t / span < dropAt ? 1 : m.dropTo);
+  const trial = (i: number, k: number): void => {
+    const t = trials.length;
+    const steal = m.steal && p.next() < m.steal.chance ? 0.05 + (m.steal.max - 0.05) * p.next() : 0;
+    const s = (m.layouts[i] as number) * levelAt(t) * (1 - steal) * Math.exp(m.noise * normal(p));
+    trials.push({ layout: i, k, t, s, steal });
+    (searches[i] as CapacitySearch).record(k, { gapFree: s >= k, inBound: false });
+  };
+  // Three rounds, then up to three more while an edge lacks its trials (as the sweep adds them).
+  for (let round = 1; round <= 6; round += 1) {
+    if (round > 3 && searches.every((x) => x.missing(() => 3).length === 0)) break;
+    const order = Array.from({ length: n }, (_, i) => i).sort(() => p.next() - 0.5);
+    for (const i of order) {
+      const search = searches[i] as CapacitySearch;
+      if (round > 1)
+        for (const step of search.missing(() => 3)) {
+          const times = Math.ceil((3 - search.count(step.k, step.purpose)) / Math.max(1, 3 - round + 1));
+          for (let x = 0; x < times; x += 1) trial(i, step.k);
+        }
+      for (let step = search.next(), guard = 0; step && guard < 40; step = search.next(), guard += 1) trial(i, step.k);
+    }
+  }
+  const points: DriftPoint[] = trials.map((x) => ({
+    group: `${x.layout}|${x.k}`,
+    atMs: x.t,
+    logS: Math.log(x.s),
+    steal: null,
+  }));
+  const drift = driftOf(points);
+  const out: SimRun = { answers: [], predictions: [], seen: drift.seen, thin: 0 };
+  searches.forEach((search, i) => {
+    const held = search.held();
+    const mine = trials.filter((x) => x.layout === i && (x.k === held || x.k === held + 1));
+    const kept =
+      v.steal === 'control' && mine.filter((x) => x.steal <= 0.03).length >= 2
+        ? mine.filter((x) => x.steal <= 0.03)
+        : mine;
+    const edge = kept.map((x) => (v.steal === 'covariate' ? x.s / (1 - x.steal) : x.s));
+    const speed = speedEstimate(edge);
+    const answer = liveAnswer(held, speed);
+    if (held > 0 && search.count(held) < 3) out.thin += 1;
+    out.answers.push(answer);
+    out.predictions.push(
+      prediction({
+        answer,
+        held,
+        speed,
+        cap: 64,
+        ...(v.foldDrift ? { seen: { lowLog: drift.lowLog, highLog: drift.highLog } } : {}),
+      }),
+    );
+  });
+  return out;
+}
+
+export interface SimCoverage {
+  /** Reruns' answers inside the run's prediction, over (run, layout) pairs with a prediction. */
+  covered: number;
+  /** Runs whose drift fit said "seen". */
+  seenShare: number;
+  /** Mean width of the predictions (high - low). */
+  meanWidth: number;
+  /** Answers on fewer than 3 whole trials, per answer. */
+  thinShare: number;
+  /** Misses below the prediction's low end and above its high end, per pair. */
+  below: number;
+  above: number;
+}
+
+export function simulateCoverage(seed: number, m: SimMachine, v: SimVariant, runs: number): SimCoverage {
+  const p = new Prng(seed);
+  let inside = 0;
+  let pairs = 0;
+  let seen = 0;
+  let width = 0;
+  let thin = 0;
+  let answers = 0;
+  let below = 0;
+  let above = 0;
+  for (let r = 0; r < runs; r += 1) {
+    const a = simulateRun(p, m, v, 'run');
+    const b = simulateRun(p, m, v, 'rerun');
+    if (a.seen) seen += 1;
+    thin += a.thin;
+    answers += a.answers.length;
+    a.predictions.forEach((pr, i) => {
+      if (!pr) return;
+      pairs += 1;
+      width += pr[1] - pr[0];
+      const other = b.answers[i] as number;
+      if (other >= pr[0] && other <= pr[1]) inside += 1;
+      else if (other < pr[0]) below += 1;
+      else above += 1;
+    });
+  }
+  return {
+    covered: inside / pairs,
+    seenShare: seen / runs,
+    meanWidth: width / pairs,
+    thinShare: thin / answers,
+    below: below / pairs,
+    above: above / pairs,
+  };
+}

@@ -1,0 +1,101 @@
+// light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { driftOf, type DriftPoint } from '../../../lib/capacity/answer/drift.js';
+import { simulateCoverage, type SimMachine } from './drift-simulation.js';
+
+const at = (group: string, atMs: number, s: number): DriftPoint => ({ group, atMs, logS: Math.log(s), steal: null });
+
+describe('the drift fit', () => {
+  it('separates the machine from the layouts: two groups of different speeds, both 20% slower in the last third', () => {
+    const points = [0, 1, 2, 3, 4, 5, 6, 7, 8].flatMap((i) => [
+      at('a', i * 10, i >= 6 ? 8 : 10),
+      at('b', i * 10 + 5, i >= 6 ? 4 : 5),
+    ]);
+    const d = driftOf(points);
+    assert.equal(d.seen, true);
+    assert.ok(Math.abs((d.range ?? 0) - 0.25) < 1e-6, String(d.range));
+    const levels = d.thirds.map((t) => t.level as number);
+    // The first two thirds run at the same level, the last at 0.8 of them.
+    assert.ok(Math.abs((levels[2] as number) / (levels[0] as number) - 0.8) < 1e-6, String(levels));
+    assert.ok(Math.abs((levels[1] as number) - (levels[0] as number)) < 1e-6, String(levels));
+  });
+
+  it('does not see noise as drift, and reads nothing from groups of one trial', () => {
+    const noisy = [0, 1, 2, 3, 4, 5, 6, 7, 8].map((i) => at('a', i, 10 * (i % 2 === 0 ? 1.05 : 0.95)));
+    assert.equal(driftOf(noisy).seen, false);
+    const single = [0, 1, 2, 3, 4, 5].map((i) => at(`g${i}`, i, i < 3 ? 10 : 5));
+    const d = driftOf(single);
+    assert.deepEqual([d.seen, d.trials, d.lowLog, d.highLog], [false, 0, 0, 0]);
+  });
+});
+
+/**
+ * The search, the drift fit and the prediction together, on simulated machines (drift-simulation.ts):
+ * four layouts, trials 8% apart, runs 4% apart; a drifting machine drops 25% at a moment of the run's
+ * middle half, and its rerun stays slow or (half the time) is back. docs/statistics.md quotes these lines.
+ */
+describe("the prediction's coverage under drift and under none, by seeded simulation", () => {
+  const layouts = [10, 8, 12, 9];
+  const steady: SimMachine = { layouts, noise: 0.08, between: 0.04, dropTo: 1, recovers: 0 };
+  const drifting: SimMachine = { ...steady, dropTo: 0.75, recovers: 0.5 };
+  const staysSlow: SimMachine = { ...steady, dropTo: 0.75, recovers: 0 };
+
+  it('covers a rerun at least 95% of the time either way; the rule without the drift it saw fails under drift', (t) => {
+    const runs = 800;
+    const quiet = simulateCoverage(21, steady, { foldDrift: true }, runs);
+    const moved = simulateCoverage(21, drifting, { foldDrift: true }, runs);
+    const slow = simulateCoverage(21, staysSlow, { foldDrift: true }, runs);
+    const broken = simulateCoverage(21, drifting, { foldDrift: false }, runs);
+    const brokenSlow = simulateCoverage(21, staysSlow, { foldDrift: false }, runs);
+    t.diagnostic(`steady: ${JSON.stringify(quiet)}`);
+    t.diagnostic(`drop, back half the time: ${JSON.stringify(moved)}; without the drift: ${JSON.stringify(broken)}`);
+    t.diagnostic(`drop, stays slow: ${JSON.stringify(slow)}; without the drift: ${JSON.stringify(brokenSlow)}`);
+    assert.ok(quiet.covered >= 0.95, `steady ${quiet.covered}`);
+    assert.ok(moved.covered >= 0.95, `drifting ${moved.covered}`);
+    assert.ok(slow.covered >= 0.95, `stays slow ${slow.covered}`);
+    assert.ok(broken.covered < 0.9, `broken under drift ${broken.covered}`);
+    assert.ok(brokenSlow.covered < 0.93, `broken, stays slow ${brokenSlow.covered}`);
+    // The drift test's own errors: it sees a steady machine move in few runs, a drop in most.
+    assert.ok(quiet.seenShare <= 0.1, `false drift ${quiet.seenShare}`);
+    assert.ok(moved.seenShare >= 0.85, `drift seen ${moved.seenShare}`);
+    // On a steady machine the fold costs almost nothing: widths within a tenth of a listener on average.
+    const plain = simulateCoverage(21, steady, { foldDrift: false }, runs);
+    assert.ok(quiet.meanWidth - plain.meanWidth < 0.15, `${quiet.meanWidth} against ${plain.meanWidth}`);
+    // The search gives nearly every answer its 3 whole trials.
+    assert.ok(moved.thinShare <= 0.05 && quiet.thinShare <= 0.01, `thin ${moved.thinShare} ${quiet.thinShare}`);
+  });
+});
+
+/**
+ * Steal as a covariate or a control, or kept in S: a rented machine whose trials lose 5-30% of their
+ * CPU to the hypervisor in a third of them. A rerun meets the same steal, so an answer for a machine
+ * without it (the covariate) or from the trials it spared (the control) promises more than a rerun
+ * gives. docs/statistics.md quotes these lines.
+ */
+describe('steal: kept in the live speed, neither corrected for nor dropped, by seeded simulation', () => {
+  it('keeping it covers a rerun at 95%; correcting S for it or dropping stolen trials covers less', (t) => {
+    const stolen: SimMachine = {
+      layouts: [10, 8, 12, 9],
+      noise: 0.06,
+      between: 0.03,
+      dropTo: 1,
+      recovers: 0,
+      steal: { chance: 0.35, max: 0.3 },
+    };
+    const keep = simulateCoverage(31, stolen, { foldDrift: true, steal: 'keep' }, 800);
+    const control = simulateCoverage(31, stolen, { foldDrift: true, steal: 'control' }, 800);
+    const covariate = simulateCoverage(31, stolen, { foldDrift: true, steal: 'covariate' }, 800);
+    t.diagnostic(`kept ${JSON.stringify(keep)}`);
+    t.diagnostic(`control ${JSON.stringify(control)}`);
+    t.diagnostic(`covariate ${JSON.stringify(covariate)}`);
+    assert.ok(keep.covered >= 0.95, `kept ${keep.covered}`);
+    assert.ok(control.covered < keep.covered - 0.02, `control ${control.covered}`);
+    assert.ok(covariate.covered < keep.covered - 0.02, `covariate ${covariate.covered}`);
+    // Both err the same way: their low end promises more than a rerun serves.
+    assert.ok(
+      covariate.below > keep.below && control.below > keep.below,
+      `below ${covariate.below} ${control.below} ${keep.below}`,
+    );
+  });
+});

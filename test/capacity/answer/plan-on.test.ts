@@ -1,0 +1,152 @@
+// light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { driftLine, planOn, stealByRound, stealLine } from '../../../lib/capacity/answer/plan-on.js';
+import { bestLayout } from '../../../lib/capacity/answer/layouts.js';
+import { dropDominated } from '../../../lib/capacity/run/sweep.js';
+import { CapacitySearch } from '../../../lib/capacity/answer/search.js';
+import type { Sweep } from '../../../lib/capacity/answer/sweep-state.js';
+import type { CapacityEntry, TrialRecord } from '../../../lib/capacity/archive/schema.js';
+import { parseProcStatSteal, stealShare } from '../../../lib/measure/system-cpu.js';
+
+const entry = (disposition: string, a: number, prevision: [number, number] | null, more: Partial<CapacityEntry> = {}) =>
+  ({
+    voix: 'v',
+    disposition,
+    flux_max_sans_trou: a,
+    flux_tenu_essais: a,
+    prevision,
+    essais_manquants: 0,
+    debit_vivant: a + 1,
+    preuves: [],
+    ...more,
+  }) as unknown as CapacityEntry;
+
+describe('the line a deployer reads first', () => {
+  it('plans on the highest low end of a rerun, with its layout, this run and the range, under 160 characters', () => {
+    const p = planOn('v', 'synthetic-siwis-medium', [
+      entry('one process per stream x 1 thread, free', 10, [8, 12]),
+      entry('pool of 2 processes x 1 thread, free', 11, [7, 15]),
+      entry('one process per stream x 1 thread, pinned', 12, [9, 13], { essais_manquants: 1 }),
+    ]);
+    assert.equal(
+      p.phrase,
+      'synthetic-siwis-medium: plan on 8 live listeners with one process per stream x 1 thread, free (this run: 10; a rerun may answer 8 to 12)',
+    );
+    assert.ok(p.phrase.length < 160);
+    assert.deepEqual([p.flux, p.ce_run, p.prevision], [8, 10, [8, 12]]);
+  });
+
+  it('names no number when nothing is measured enough, or a rerun may serve none, and never says 0 after a held trial', () => {
+    const short = planOn('v', 'v', [entry('L', 6, null, { essais_manquants: 2 })]);
+    assert.equal(short.flux, null);
+    assert.match(short.phrase, /^v: no number to plan on: not measured enough \(L needs 2 more whole trials at 6;/);
+    const none = planOn('v', 'v', [entry('L', 2, [0, 4])]);
+    assert.match(none.phrase, /^v: no number to plan on: L served 2 here, but a rerun may not serve even one/);
+    const mixed = planOn('v', 'v', [
+      entry('L', 0, null, { preuves: [{ flux: 1, essais_tenus: 1, essais_entiers: 3 }] as CapacityEntry['preuves'] }),
+    ]);
+    assert.match(mixed.phrase, /some whole trials held without a gap, but not every one at any K/);
+    assert.doesNotMatch(mixed.phrase, /\b0\b|not even 1/);
+  });
+});
+
+describe('the best layout needs 3 paired rounds', () => {
+  it('two rounds in common: not compared, however far apart', () => {
+    const byRound = (logs: number[]) => new Map(logs.map((v, i) => [i + 1, Math.log(v)]));
+    const two = bestLayout([
+      { layout: 'A', byRound: byRound([20, 20.2]) },
+      { layout: 'B', byRound: byRound([10, 10.1]) },
+    ]);
+    assert.equal(two.best, null);
+    assert.match(two.phrase, /A and B not compared \(2 paired round\(s\); 3 needed\)/);
+    const three = bestLayout([
+      { layout: 'A', byRound: byRound([20, 20.2, 19.9]) },
+      { layout: 'B', byRound: byRound([10, 10.1, 9.9]) },
+    ]);
+    assert.equal(three.best, 'A');
+  });
+});
+
+describe('a layout that cannot be the best stops between rounds', () => {
+  const trial = (layout: string, k: number, s: number): TrialRecord =>
+    ({
+      voix: 'v',
+      disposition: layout,
+      flux: k,
+      but: 'sans_trou',
+      etat: 'done',
+      controle_tenu: true,
+      debit_vivant: s,
+    }) as TrialRecord;
+  const sweep = (name: string, held: number): Sweep => {
+    const search = new CapacitySearch({ predicted: held, predictedInBound: 1, cap: 32, inBoundImpossible: true });
+    for (let i = 0; i < 2; i += 1) {
+      search.record(held, { gapFree: true, inBound: false });
+      search.record(held + 1, { gapFree: false, inBound: false });
+    }
+    return {
+      voice: 'v',
+      layout: { workers: 'K', threads: 1, pinned: false, isolation: 'process' },
+      name,
+      search,
+      memoryCap: null,
+      givenUp: [],
+    };
+  };
+  it("its live speed's interval wholly below another's: dropped, said why; overlapping: both go on", () => {
+    const fast = sweep('fast', 9);
+    const slow = sweep('slow', 5);
+    const close = sweep('close', 8);
+    const trials = [
+      ...[10, 10.5, 9.8, 10.2].map((s, i) => trial('fast', 9 + (i % 2), s)),
+      ...[6, 6.2, 5.9, 6.1].map((s, i) => trial('slow', 5 + (i % 2), s)),
+      ...[9, 11, 8.5, 10.8].map((s, i) => trial('close', 8 + (i % 2), s)),
+    ];
+    dropDominated([fast, slow, close], trials, 2);
+    assert.equal(fast.dropped, undefined);
+    assert.equal(close.dropped, undefined);
+    assert.match(
+      slow.dropped ?? '',
+      /^after round 2 its live speed x6\.0 \[[\d.]+, [\d.]+\] lay wholly below fast's x10\.1/,
+    );
+  });
+});
+
+describe('steal, from /proc/stat', () => {
+  it('reads the 8th field of the cores named, as a share of their time; said above 3% a round', () => {
+    const stat = 'cpu  1 0 0 0 0 0 0 90 0 0\ncpu0 1 0 0 0 0 0 0 30 0 0\ncpu1 1 0 0 0 0 0 0 60 0 0\n';
+    assert.equal(parseProcStatSteal(stat), 90);
+    assert.equal(parseProcStatSteal(stat, [1]), 60);
+    const a = { systemBusyTicks: 0, ownTicks: 0, stealTicks: 100, atMs: 0 };
+    const b = { systemBusyTicks: 0, ownTicks: 0, stealTicks: 120, atMs: 2000 };
+    // 20 ticks = 0.2 s stolen over 2 s on 2 cores: 5% of their time.
+    assert.equal(stealShare(a, b, 2), 0.05);
+    assert.equal(stealShare({ ...a, stealTicks: undefined }, b, 2), null);
+    const trials = [
+      { manche: 1, vol_cpu: 0.01 },
+      { manche: 2, vol_cpu: 0.08 },
+      { manche: 2, vol_cpu: 0.04 },
+    ] as TrialRecord[];
+    const rounds = stealByRound(trials);
+    assert.deepEqual(
+      rounds.map((r) => [r.manche, r.essais, Number(r.vol_cpu?.toFixed(3))]),
+      [
+        [1, 1, 0.01],
+        [2, 2, 0.06],
+      ],
+    );
+    assert.match(
+      stealLine(rounds) ?? '',
+      /^Steal: the hypervisor took up to 6\.0% of the cores' time \(round 1 1\.0%, round 2 6\.0%\)/,
+    );
+    assert.equal(stealLine([{ manche: 1, essais: 3, vol_cpu: 0.02 }]), null);
+  });
+
+  it('the drift line with no trials to fit says so', () => {
+    assert.match(
+      driftLine({ thirds: [], trials: 2, range: null, seen: false, lowLog: 0, highLog: 0 }),
+      /^Drift: not measured/,
+    );
+  });
+});

@@ -1,0 +1,79 @@
+// light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Layout } from '../../../lib/capacity/trial/layouts.js';
+import type { CapacityArchive, CapacityEntry } from '../../../lib/capacity/archive/schema.js';
+import { sweepOn } from '../sweep-harness.js';
+
+const own: Layout = { workers: 'K', threads: 1, pinned: false, isolation: 'process' };
+const pool2: Layout = { workers: 2, threads: 1, pinned: false, isolation: 'process' };
+const pinned: Layout = { workers: 'K', threads: 1, pinned: true, isolation: 'process' };
+const machine = { cores: 2, speed: 5, audioSeconds: [1, 1, 1] };
+
+/** The same sweep on a steady machine, or one whose speed drops by `drop` once `afterTrials` trials have started. */
+async function run(drop: number, afterTrials = Number.POSITIVE_INFINITY) {
+  let started = 0;
+  return sweepOn({
+    machine,
+    layouts: [own, pool2, pinned],
+    arrivals: 'staggered',
+    onProgress: (e, m) => {
+      if (e.kind !== 'trial-start') return;
+      started += 1;
+      m.factor = started > afterTrials ? 1 - drop : 1;
+    },
+  });
+}
+
+const width = (e: CapacityEntry): number => (e.prevision ? e.prevision[1] - e.prevision[0] : Number.NaN);
+const trialsOf = (a: CapacityArchive): number => a.essais.length;
+
+describe('drift during a run (fake machine, virtual time)', () => {
+  it('a speed drop of 25% halfway: the drift is seen, every prediction reaches the slow half, and the terminal says so', async () => {
+    const steady = await run(0);
+    const half = Math.floor(trialsOf(steady.archive) / 2);
+    const dropped = await run(0.25, half);
+    const d = dropped.archive.derive;
+    assert.ok(d, 'the drift block');
+    assert.equal(d.vue, true, d.phrase);
+    assert.ok((d.ecart ?? 0) > 0.15, `range ${d.ecart}`);
+    // The end of the run ran slower than its start.
+    const [start, , end] = d.tiers.map((t) => t.niveau ?? Number.NaN);
+    assert.ok((end as number) < (start as number), d.phrase);
+    assert.match(
+      d.phrase,
+      /^Drift: this machine's speed moved \d+% during the run \(start x[\d.]+, middle x[\d.]+, end x[\d.]+ of its mean over \d+ whole trials\), beyond the trials' noise/,
+    );
+    assert.ok(d.bas < 0.95, `folded low level ${d.bas}`);
+    const predicted = dropped.archive.capacite.filter((e) => e.prevision);
+    assert.ok(predicted.length >= 2, 'at least two layouts with a rerun range');
+    for (const e of predicted) {
+      // Its low end is no more than what the slow half alone serves: the slowest whole trial's S, floored.
+      const slowest = Math.min(
+        ...dropped.archive.essais
+          .filter((t) => t.disposition === e.disposition && t.but === 'sans_trou' && t.debit_vivant !== null)
+          .map((t) => t.debit_vivant as number),
+      );
+      assert.ok(
+        (e.prevision as [number, number])[0] <= Math.floor(slowest),
+        `${e.disposition}: ${e.prevision} against x${slowest}`,
+      );
+      assert.deepEqual(e.derive_vue?.[0], d.bas);
+    }
+    // Widened against the same run with the drift left out: the broken rule is what the steady run's width shows.
+    const wider = dropped.archive.capacite.filter(
+      (e, i) => width(e) > width(steady.archive.capacite[i] as CapacityEntry),
+    );
+    assert.ok(wider.length >= 2, `wider: ${wider.map((e) => e.disposition).join(', ')}`);
+  });
+
+  it('a steady machine: no drift seen, nothing widened, and the line says so', async () => {
+    const { archive } = await run(0);
+    const d = archive.derive;
+    assert.ok(d);
+    assert.equal(d.vue, false);
+    assert.deepEqual([d.bas, d.haut], [1, 1]);
+    assert.match(d.phrase, /^Drift: none beyond the trials' noise \(start x1\.00, middle x1\.00, end x1\.00/);
+    for (const e of archive.capacite) assert.equal(e.derive_vue, null);
+  });
+});
