@@ -7,8 +7,11 @@
  * a rerun may show. Pooling rounds while the runs' intervals overlapped (the earlier rule) hid a
  * between-run spread that two or three runs cannot show by overlap alone.
  */
-import { logMeanInterval, stdev, tQuantile975 } from '../measure/stats.js';
+import { logMeanInterval, stdev } from '../measure/stats.js';
 import type { Combined } from './types.js';
+import { betweenRuns } from '../measure/between-runs.js';
+
+export { betweenRuns };
 
 const geometricMean = (xs: number[]): number => Math.exp(xs.reduce((n, x) => n + Math.log(x), 0) / xs.length);
 
@@ -24,29 +27,6 @@ const overlap = (a: [number, number], b: [number, number]): boolean => a[0] <= b
 function withinVariance(rounds: readonly number[]): number | null {
   const sd = stdev(rounds.map(Math.log));
   return sd === null || rounds.length < 2 ? null : sd ** 2 / rounds.length;
-}
-
-/**
- * From R >= 2 draws (log means) and each run's own variance of its mean: the spread between runs
- * (tau, method of moments: the draws' variance less the average within-run part, never below 0) and
- * the 95% prediction interval of the next run's figure, m +- t(R-1) s sqrt(1 + 1/R).
- */
-export function betweenRuns(
-  perRun: readonly number[],
-  within: ReadonlyArray<number | null>,
-): { betweenPct: number | null; rerun: [number, number] } | null {
-  if (perRun.length < 2) return null;
-  const logs = perRun.map(Math.log);
-  const mean = logs.reduce((a, b) => a + b, 0) / logs.length;
-  const s = stdev(logs) ?? 0;
-  const half = tQuantile975(logs.length - 1) * s * Math.sqrt(1 + 1 / logs.length);
-  const known = within.filter((v): v is number => v !== null);
-  const tau2 =
-    known.length === within.length ? Math.max(0, s ** 2 - known.reduce((a, b) => a + b, 0) / known.length) : null;
-  return {
-    betweenPct: tau2 === null ? null : (Math.exp(Math.sqrt(tau2)) - 1) * 100,
-    rerun: [Math.exp(mean - half), Math.exp(mean + half)],
-  };
 }
 
 export function combineRuns(runs: RunFigures[]): Combined | null {

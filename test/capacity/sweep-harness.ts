@@ -17,6 +17,7 @@ import { FakeMachine, type MachineSpec } from './fake-machine.js';
 import { FakeServer, type FakeServerSpec } from './fake-server.js';
 import { SERVER_VOICE, serverText, serverVoice, type ServerHandle } from '../../lib/capacity/run/server.js';
 import { ServerAdapter } from '../../lib/capacity/worker/server-adapter.js';
+import type { History } from '../../lib/capacity/run/history.js';
 
 /** A machine block for archives made by the tests (not a reading of any machine). */
 export const FIXTURE_MACHINE: MachineBlock = {
@@ -55,6 +56,8 @@ export interface SweepCase {
   /** Wrap the trials' timers (a clock that makes arrivals late, say). */
   timers?: (inner: VirtualTimers) => Timers;
   onProgress?: (e: CapacityProgress, machine: FakeMachine) => void;
+  /** Earlier runs of this workload, as readHistory would find them. */
+  history?: History;
   /** A server swept too (its sentences as long as the machine's), or alone (`alone`: no local voice). */
   server?: FakeServerSpec & { alone?: boolean };
 }
@@ -158,7 +161,14 @@ export async function sweepOn(c: SweepCase): Promise<SweepOutcome> {
       }
     : null;
   return {
-    archive: capacityArchive(plan, { calibrations, sweeps, trials, resumed: false, server: serverRecord }),
+    archive: capacityArchive(plan, {
+      calibrations,
+      sweeps,
+      trials,
+      resumed: false,
+      server: serverRecord,
+      ...(c.history ? { history: c.history } : {}),
+    }),
     sweeps,
     machine,
     server,

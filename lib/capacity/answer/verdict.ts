@@ -104,6 +104,8 @@ export interface EntryContext {
   prebuffersMs: readonly number[];
   /** The drift of log S between runs the prediction allows. */
   driftSd?: number;
+  /** Earlier runs of this machine whose spread gave driftSd (absent: the drift between runs is assumed). */
+  driftRuns?: number;
   /** The drift this run saw (drift.ts), folded into what a rerun may answer. */
   seen?: { lowLog: number; highLog: number };
 }
@@ -217,7 +219,9 @@ export function capacityEntry(s: Sweep, trials: TrialRecord[], x: EntryContext):
   const disagree = unsettled(proofs, held);
   const why = s.dropped ?? s.short;
   const shortWords = why ? ` Fewer trials than asked at its edges: ${why}.` : '';
-  const rerun = f.forecast && short === 0 ? `; a rerun may answer ${f.forecast[0]} to ${f.forecast[1]} (95%)` : '';
+  const between = x.driftRuns ? `, with the spread between ${x.driftRuns} earlier runs here and this one` : '';
+  const rerun =
+    f.forecast && short === 0 ? `; a rerun may answer ${f.forecast[0]} to ${f.forecast[1]} (95%${between})` : '';
   const evidence = atA && held > 0 ? ` Evidence at ${held}: ${gapEvidence(atA)}.` : '';
   const phrase =
     `${x.voiceLabel}, ${s.name}: ${liveSentence(f, proofs)}${rerun}; ${beyondA(s, held, proofs, borne, x.maxStreams)}` +

@@ -169,6 +169,9 @@ export const CapacityEntrySchema = z.object({
    * may run at, over this run's mean (null: none seen; absent in older archives).
    */
   derive_vue: interval.optional(),
+  /** The drift between runs measured over earlier runs in the out-dir and this one (sd of log S), and how many earlier runs; absent: none read. */
+  derive_entre_runs_mesuree: figure.optional(),
+  derive_entre_runs_runs: count.optional(),
   /** Whole trials the answer's K still lacked (MIN 3): above 0, no number and no prevision were published (absent: older). */
   essais_manquants: count.optional(),
   /** (a) at each pre-buffer, replayed from the same trials; au_moins: no K tried failed, it may serve more. */

@@ -21,6 +21,8 @@ import { percentUp, rateUpperBound } from '../answer/evidence.js';
 import { edgeTrials, roundLogSpeeds } from '../answer/live.js';
 import { GAP_TOLERANCE_MS } from '../trial/playback.js';
 import { driftOf, driftPoints } from '../answer/drift.js';
+import { DEFAULT_DRIFT_SD } from '../answer/live.js';
+import { historyKey, measuredDrift, speedDraw, type History } from './history.js';
 import { driftLine, planOn, stealByRound, stealLine } from '../answer/plan-on.js';
 import { SERVER_LAYOUT, SERVER_VOICE } from './server.js';
 import type { ServerRecord } from '../archive/schema.js';
@@ -93,11 +95,26 @@ export interface Measured {
   resumed: boolean;
   /** The server measured (--server), as the archive keeps it. */
   server?: ServerRecord | null;
+  /** Earlier runs of this workload on this machine, from the out-dir. */
+  history?: History;
+}
+
+/** What the history says, in the run's words. */
+function historyWords(h: History | undefined, outDir: string): string[] {
+  if (!h || h.files.length === 0) return [];
+  const where = `of this workload on this machine in ${outDir}`;
+  if (h.files.length < 2)
+    return [
+      `History: 1 earlier run ${where}; from 2 on, their spread between runs widens each rerun range where it passes the assumed 5%.`,
+    ];
+  return [
+    `History: ${h.files.length} earlier runs ${where}: each rerun range allows the drift between them where it passes the assumed 5%.`,
+  ];
 }
 
 export function capacityArchive(
   plan: CapacityPlan,
-  { calibrations, sweeps, trials, resumed, server = null }: Measured,
+  { calibrations, sweeps, trials, resumed, server = null, history }: Measured,
   timing: Timing = { plannedSeconds: null, seconds: null, priority: 'not recorded' },
 ): CapacityArchive {
   const label = (name: string): string =>
@@ -108,7 +125,7 @@ export function capacityArchive(
         : name;
   // The machine's own movement over the run, from every whole trial of every layout (they are interleaved).
   const drift = driftOf(driftPoints(trials));
-  const capacite = sweeps.map((s) =>
+  const entryOf = (s: Sweep, driftSd?: { sd: number; runs: number }): CapacityEntry =>
     capacityEntry(s, trials, {
       voiceLabel: label(s.voice),
       maxStreams: plan.maxStreams,
@@ -116,8 +133,17 @@ export function capacityArchive(
       aloneMs: calibrations.get(s.voice)?.firstSentenceMs[s.layout.threads] ?? null,
       prebuffersMs: plan.prebuffersMs,
       seen: { lowLog: drift.lowLog, highLog: drift.highLog },
-    }),
-  );
+      ...(driftSd ? { driftSd: driftSd.sd, driftRuns: driftSd.runs } : {}),
+    });
+  // With earlier runs here, the drift between runs is measured, not assumed, where it is the larger.
+  const capacite = sweeps.map((s) => {
+    const first = entryOf(s);
+    const earlier = history?.speeds.get(historyKey(s.voice, s.name)) ?? [];
+    const measured = measuredDrift(earlier, speedDraw(first));
+    if (measured === null) return first;
+    const e = measured > DEFAULT_DRIFT_SD ? entryOf(s, { sd: measured, runs: earlier.length }) : first;
+    return { ...e, derive_entre_runs_mesuree: measured, derive_entre_runs_runs: earlier.length };
+  });
   const plans = plan.voices.map((v) =>
     planOn(
       v.name,
@@ -238,6 +264,7 @@ export function capacityArchive(
           ]
         : []),
       `Evidence: ${trialsProof(plan.rounds)}.`,
+      ...historyWords(history, plan.outDir),
       ...givenUp.map((g) => `Not counted: ${g}.`),
       ...plan.notes.map((n) => `Note: ${n}.`),
     ],

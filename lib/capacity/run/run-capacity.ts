@@ -25,6 +25,7 @@ import type { CpuSampler } from '../../measure/system-cpu.js';
 import { estimateRun } from './estimate.js';
 import { layoutsFor } from './plan.js';
 import { SERVER_VOICE, stillAnswering } from './server.js';
+import { readHistory } from './history.js';
 import { ServerAdapter } from '../worker/server-adapter.js';
 import type { ServerRecord } from '../archive/schema.js';
 import type { WorkerAdapter } from '../../workers/worker.js';
@@ -216,10 +217,12 @@ async function measure(
   });
   const timing = { plannedSeconds, seconds: Math.round((timers.now() - started) / 1000), priority };
   const server = plan.server ? await serverAfter(plan.server, plan, adapters.server) : null;
+  // Earlier runs of this workload in the out-dir: the drift between runs, measured rather than assumed.
+  const history = await readHistory(plan);
   return publishCapacity(
     redactIf(
       options.redact,
-      capacityArchive(plan, { calibrations, sweeps, trials, resumed: resumed !== undefined, server }, timing),
+      capacityArchive(plan, { calibrations, sweeps, trials, resumed: resumed !== undefined, server, history }, timing),
     ),
     plan,
     partial,
