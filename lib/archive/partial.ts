@@ -1,5 +1,18 @@
-import { readFileSync, rmSync } from 'node:fs';
-import { appendFile, mkdir, open, readFile, rm, truncate } from 'node:fs/promises';
+import { constants, readFileSync, rmSync } from 'node:fs';
+import {
+  appendFile,
+  link,
+  lstat,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  truncate,
+  writeFile,
+} from 'node:fs/promises';
+import { alive } from './writer.js';
 import path from 'node:path';
 import { PiperParallelError } from '../core/errors.js';
 
@@ -38,8 +51,12 @@ export class PartialLog {
     await lock(file);
     try {
       const text = await readFile(file, 'utf8');
-      if (text !== '' && !text.endsWith('\n'))
-        await truncate(file, Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1)));
+      if (text !== '' && !text.endsWith('\n')) {
+        // A last line that is whole JSON but lost only its newline was read as finished: keep it, end it.
+        const last = text.slice(text.lastIndexOf('\n') + 1);
+        if (isJson(last)) await appendFile(file, '\n');
+        else await truncate(file, Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1)));
+      }
     } catch (err) {
       rmSync(lockOf(file), { force: true });
       throw new PiperParallelError(
@@ -55,7 +72,9 @@ export class PartialLog {
 
   static async create(outDir: string, base: string, header: unknown): Promise<PartialLog> {
     const dir = path.join(outDir, '.partial');
-    await mkdir(dir, { recursive: true });
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await ownFolder(dir);
+    await sweepLocks(dir);
     for (let i = 0; ; i += 1) {
       const file = path.join(dir, `${base}${i === 0 ? '' : `-${i}`}.jsonl`);
       try {
@@ -75,6 +94,17 @@ export class PartialLog {
     }
   }
 
+  /** The arm-rounds (or trials) a resumed run already holds, known once the file is read under the lock. */
+  hold(keys: Iterable<string>): void {
+    for (const k of keys) this.keys.add(k);
+  }
+
+  /** Lets the lock go and keeps the file (a resume refused once the lock was taken). */
+  unlock(): void {
+    this.release();
+    process.removeListener('exit', this.release);
+  }
+
   /** Append a finished arm-round; one already held is refused. */
   async append(entry: RoundEntry): Promise<void> {
     const key = `${entry.key}#${entry.round}`;
@@ -83,7 +113,13 @@ export class PartialLog {
         'ARCHIVE',
         `the partial file ${this.file} already holds arm ${entry.key} in round ${entry.round}; refusing a duplicate`,
       );
-    await appendFile(this.file, `${JSON.stringify({ kind: 'round', ...entry })}\n`);
+    // Never through a link: the file is reopened by name each time, so a link put there meanwhile must not be followed.
+    const h = await open(this.file, constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW);
+    try {
+      await h.writeFile(`${JSON.stringify({ kind: 'round', ...entry })}\n`);
+    } finally {
+      await h.close();
+    }
     this.keys.add(key);
   }
 
@@ -96,40 +132,116 @@ export class PartialLog {
 
 const lockOf = (file: string): string => `${file}.lock`;
 
-/** Whether a process id is alive (EPERM: it exists, owned by someone else). */
-function running(pid: number): boolean {
+/**
+ * The `.partial` folder must be a real folder of this user's that not everyone can write to: in a shared --out-dir,
+ * one made by someone else could hold links that turn this run's writes into writes elsewhere.
+ */
+async function ownFolder(dir: string): Promise<void> {
+  const s = await lstat(dir);
+  const uid = process.getuid?.();
+  const why = !s.isDirectory()
+    ? 'is not a folder (a link?)'
+    : uid !== undefined && s.uid !== uid
+      ? `belongs to another user (uid ${s.uid})`
+      : (s.mode & 0o002) !== 0
+        ? 'can be written by any user'
+        : null;
+  if (why)
+    throw new PiperParallelError(
+      'OUTPUT',
+      `${dir} ${why}: a run keeps its partial results only in a folder of its own; give another --out-dir`,
+    );
+}
+
+function isJson(line: string): boolean {
   try {
-    process.kill(pid, 0);
+    JSON.parse(line);
     return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  } catch {
+    return false;
   }
 }
 
-/** Take `file.lock` (O_EXCL, this pid inside); a lock whose process is gone is taken over, a live one refused. */
+/**
+ * A lock whose holder is dead (or whose content names no process), taken away atomically: renamed to a name of this
+ * process's own, then read again. If what was moved is not what was read (another run took the lock over first), it
+ * is put back (a link fails if the lock exists again) and the caller is refused; two resumes never both hold it.
+ */
+export async function takeOver(file: string, seen: string): Promise<void> {
+  const moved = `${lockOf(file)}.${process.pid}.stale`;
+  try {
+    await rename(lockOf(file), moved);
+  } catch {
+    return; // Gone meanwhile: the next attempt creates it.
+  }
+  const now = readFileSync(moved, 'utf8');
+  if (now === seen) return void rmSync(moved, { force: true });
+  await link(moved, lockOf(file)).catch(() => undefined);
+  rmSync(moved, { force: true });
+  throw new PiperParallelError(
+    'USAGE',
+    `${file} is being written by another piper-parallel run (pid ${now.trim() || '?'}); wait for it to end`,
+  );
+}
+const running = alive;
+
+/** Locks of processes that are gone (killed before their exit handler ran): nothing holds them. */
+async function sweepLocks(dir: string): Promise<void> {
+  for (const n of await readdir(dir).catch(() => [] as string[])) {
+    if (!n.endsWith('.jsonl.lock')) continue;
+    let seen: string;
+    try {
+      seen = readFileSync(path.join(dir, n), 'utf8');
+    } catch {
+      continue;
+    }
+    const pid = Number(seen.trim());
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !alive(pid))
+      await takeOver(path.join(dir, n.slice(0, -'.lock'.length)), seen).catch(() => undefined);
+  }
+}
+
+/** A lock made whole at once: its content written first, then linked to the lock's name (fails if it exists). */
+async function createLock(file: string): Promise<void> {
+  const fresh = `${lockOf(file)}.${process.pid}.new`;
+  await writeFile(fresh, String(process.pid));
+  try {
+    await link(fresh, lockOf(file));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw err;
+    // No hard links on this file system (FAT, some FUSE): an exclusive create, written at once.
+    const h = await open(lockOf(file), 'wx');
+    await h.writeFile(String(process.pid));
+    await h.close();
+  } finally {
+    rmSync(fresh, { force: true });
+  }
+}
+
+/** Take `file.lock` (this pid inside); a lock whose process is gone is taken over, a live one refused. */
 async function lock(file: string): Promise<void> {
   for (let attempt = 0; attempt < 2; attempt += 1) {
     try {
-      const h = await open(lockOf(file), 'wx');
-      await h.writeFile(String(process.pid));
-      await h.close();
+      await createLock(file);
       return;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
-    let holder = Number.NaN;
+    let seen: string;
     try {
-      holder = Number(readFileSync(lockOf(file), 'utf8').trim());
+      seen = readFileSync(lockOf(file), 'utf8');
     } catch {
-      // Gone meanwhile: try again.
+      continue; // Gone meanwhile: try again.
     }
+    const holder = Number(seen.trim());
     if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && running(holder))
       throw new PiperParallelError(
         'USAGE',
         `${file} is being written by another piper-parallel run (pid ${holder}); wait for it to end, ` +
           `or remove ${lockOf(file)} if that process is not piper-parallel`,
       );
-    rmSync(lockOf(file), { force: true });
+    await takeOver(file, seen);
   }
   throw new PiperParallelError('OUTPUT', `could not lock ${file}; remove ${lockOf(file)} and try again`);
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { access, link, mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { access, link, mkdir, open, readdir, rename, rm, type FileHandle } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import path from 'node:path';
 import { PiperParallelError } from '../core/errors.js';
@@ -12,6 +12,45 @@ export interface ArchiveFiles {
   open(file: string, flags: 'wx'): Promise<Pick<FileHandle, 'writeFile' | 'sync' | 'close'>>;
   link?(existing: string, made: string): Promise<void>;
   rename?(from: string, to: string): Promise<void>;
+}
+
+/** Whether a process id is alive (EPERM: it exists, owned by someone else). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Temporary archives (`.NAME.PID.UUID.tmp`) of processes that are gone: a killed run cannot remove its own. */
+export async function sweepStale(dir: string): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return;
+  }
+  for (const n of names) {
+    const pid = Number(/^\..*\.(\d+)\.[0-9a-f-]{36}\.tmp$/.exec(n)?.[1]);
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !alive(pid))
+      await rm(path.join(dir, n), { force: true }).catch(() => undefined);
+  }
+}
+
+/** The folder's entry made durable too: a power cut right after must not lose the name (best effort: not every file system syncs a folder). */
+async function syncFolder(dir: string): Promise<void> {
+  try {
+    const h = await open(dir, 'r');
+    try {
+      await h.sync();
+    } finally {
+      await h.close();
+    }
+  } catch {
+    // EISDIR, EINVAL, EPERM on some file systems: the file itself was synced.
+  }
 }
 
 /** What link(2) answers on a file system that has no hard links (FAT, exFAT, vboxsf, some SMB and FUSE mounts). */
@@ -57,7 +96,9 @@ export async function writeExclusive(
   files: ArchiveFiles = { open },
 ): Promise<string> {
   await mkdir(dir, { recursive: true });
-  const tmp = path.join(dir, `.${base}.${randomUUID()}.tmp`);
+  await sweepStale(dir);
+  // The pid in the name lets a later run remove what a killed one left (a second Ctrl-C, SIGKILL).
+  const tmp = path.join(dir, `.${base}.${process.pid}.${randomUUID()}.tmp`);
   try {
     const handle = await files.open(tmp, 'wx');
     try {
@@ -79,6 +120,7 @@ export async function writeExclusive(
       const file = path.join(dir, `${base}${i === 0 ? '' : `-${i}`}${extension}`);
       try {
         await publishAs(tmp, file, files);
+        await syncFolder(dir);
         return file;
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;

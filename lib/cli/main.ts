@@ -6,12 +6,17 @@ import type { RunArmsOptions } from '../throughput/run/run-arms.js';
 import { COMMANDS, findCommand, type Command, type Values } from './commands.js';
 import { commandHelp, generalHelp } from './help.js';
 import { exitCodeFor, type Io } from './run-command.js';
+import { stripControl } from '../report/markdown.js';
 
-/** The terminal the command writes to. */
+/**
+ * The terminal the command writes to. Every line goes through stripControl: server error text, archive strings and
+ * file names reach it, and an escape sequence there could retitle the window or write the clipboard. Only the live
+ * progress line (errRaw, the harness's own \r and erase) is written as it is.
+ */
 export function processIo(): Io {
   return {
-    out: (t) => process.stdout.write(`${t}\n`),
-    err: (t) => process.stderr.write(`${t}\n`),
+    out: (t) => process.stdout.write(`${stripControl(t)}\n`),
+    err: (t) => process.stderr.write(`${stripControl(t)}\n`),
     errRaw: (t) => process.stderr.write(t),
     outTty: process.stdout.isTTY === true,
     errTty: process.stderr.isTTY === true,

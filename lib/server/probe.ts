@@ -8,8 +8,8 @@ import http from 'node:http';
 import { PiperParallelError } from '../core/errors.js';
 import { connectWyoming } from './wyoming/session.js';
 import { post, sentenceRequest, wavAudio } from './http/session.js';
-import { preview } from './wyoming/event.js';
-import type { ServerDescription } from './contract/session.js';
+import { textOf, type ServerDescription } from './contract/session.js';
+import { readBody, styleWords, type HttpRequestStyle } from './http/session.js';
 
 export type ServerTarget =
   | { protocol: 'wyoming'; host: string; port: number; address: string }
@@ -18,112 +18,192 @@ export type ServerTarget =
 const EXAMPLE =
   'e.g. --server tcp://127.0.0.1:10200 (wyoming-piper) or --server http://127.0.0.1:5000 (piper.http_server)';
 
+/** The longest --server-timeout-s a timer can hold (Node's timers take at most 2^31 - 1 ms). */
+export const MAX_SERVER_TIMEOUT_S = 2147483;
+
 export function parseServerUrl(value: string): ServerTarget {
   let u: URL;
   try {
     u = new URL(value);
   } catch {
-    throw new PiperParallelError('USAGE', `--server takes a URL, got "${value}"; ${EXAMPLE}`);
+    throw new PiperParallelError('USAGE', `--server takes a URL, got "${textOf(value)}"; ${EXAMPLE}`);
   }
-  const port = Number(u.port);
   const protocol = u.protocol === 'tcp:' ? 'wyoming' : u.protocol === 'http:' ? 'http' : undefined;
   if (!protocol)
     throw new PiperParallelError(
       'USAGE',
-      `--server speaks tcp:// (Wyoming) or http:// (Piper's HTTP server), got "${value}"; ${EXAMPLE}`,
+      `--server speaks tcp:// (Wyoming) or http:// (Piper's HTTP server), got "${textOf(value)}"; ${EXAMPLE}`,
     );
+  // Neither server has a login, and the URL is archived in the command: a password there would be kept.
+  if (u.username || u.password)
+    throw new PiperParallelError('USAGE', `--server takes no user:password@ (neither server has a login); ${EXAMPLE}`);
+  if (u.pathname !== '' && u.pathname !== '/')
+    throw new PiperParallelError(
+      'USAGE',
+      `--server takes no path, got "${textOf(u.pathname)}" (the client finds /synthesize or / itself); ${EXAMPLE}`,
+    );
+  // URL drops a scheme's default port (http's 80); tcp:// has none.
+  const port = u.port === '' && protocol === 'http' ? 80 : Number(u.port);
   if (!u.hostname || !Number.isInteger(port) || port < 1)
-    throw new PiperParallelError('USAGE', `--server needs a host and a port, got "${value}"; ${EXAMPLE}`);
+    throw new PiperParallelError('USAGE', `--server needs a host and a port, got "${textOf(value)}"; ${EXAMPLE}`);
   const host = u.hostname.replace(/^\[|\]$/g, '');
-  return { protocol, host, port, address: `${u.protocol}//${u.host}` };
+  return { protocol, host, port, address: `${u.protocol}//${u.hostname}:${port}` };
 }
 
 const fail = (t: ServerTarget, what: string): PiperParallelError =>
   new PiperParallelError('SERVER', `--server ${t.address}: ${what}; check that the server runs there (${EXAMPLE})`);
 
-interface TtsProgram {
-  name?: unknown;
-  voices?: unknown;
-  supports_synthesize_streaming?: unknown;
+const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/** The tts programs an info lists, hostile entries (null, numbers, names that are objects) read as words or left out. */
+function ttsPrograms(info: Record<string, unknown>): { names: string[]; voices: string[]; streaming: boolean } {
+  const tts = (Array.isArray(info.tts) ? info.tts : []).filter(isRecord);
+  const voices = tts.flatMap((p) =>
+    Array.isArray(p.voices) ? p.voices.map((v) => textOf(isRecord(v) ? v.name : v) || '?') : [],
+  );
+  return {
+    names: tts.map((p) => textOf(p.name) || '?'),
+    voices,
+    streaming: tts.some((p) => p.supports_synthesize_streaming === true),
+  };
 }
 
-function describeWyoming(t: ServerTarget, timeoutMs: number): Promise<ServerDescription> {
+function aborted(t: ServerTarget): PiperParallelError {
+  return new PiperParallelError(
+    'ABORTED',
+    `interrupted while asking --server ${t.address} what it is; nothing was measured`,
+  );
+}
+
+function describeWyoming(t: ServerTarget, timeoutMs: number, signal?: AbortSignal): Promise<ServerDescription> {
   return new Promise((resolve, reject) => {
-    connectWyoming(t, { now: () => performance.now(), replyTimeoutMs: timeoutMs }, (r) => {
-      if (r.state === 'failed') return reject(fail(t, r.message));
+    if (signal?.aborted) return reject(aborted(t));
+    const conn = connectWyoming(t, { now: () => performance.now(), replyTimeoutMs: timeoutMs }, (r) => {
+      signal?.removeEventListener('abort', onAbort);
+      if (r.state === 'failed') return reject(signal?.aborted ? aborted(t) : fail(t, r.message));
       r.c.fail(new Error('closed'));
-      const tts = Array.isArray(r.info.tts) ? (r.info.tts as TtsProgram[]) : [];
-      if (tts.length === 0) return reject(fail(t, 'its info lists no tts program (not a Wyoming TTS server?)'));
-      const voices = tts.flatMap((p) =>
-        Array.isArray(p.voices) ? p.voices.map((v: { name?: unknown }) => String(v?.name ?? '?')) : [],
-      );
-      const names = tts.map((p) => String(p.name ?? '?')).join(', ');
+      let p: ReturnType<typeof ttsPrograms>;
+      try {
+        p = ttsPrograms(r.info);
+      } catch (err) {
+        return reject(fail(t, `its info could not be read (${(err as Error).message})`));
+      }
+      if (p.names.length === 0) return reject(fail(t, 'its info lists no tts program (not a Wyoming TTS server?)'));
       resolve({
         address: t.address,
         protocol: 'wyoming',
         endpoint: null,
-        streaming: tts.some((p) => p.supports_synthesize_streaming === true),
-        said: `Wyoming TTS ${names}; voices ${voices.join(', ') || 'not listed'}`,
-        voices,
+        request: null,
+        streaming: p.streaming,
+        said: `Wyoming TTS ${p.names.join(', ')}; voices ${p.voices.join(', ') || 'not listed'}`,
+        voices: p.voices,
       });
     });
+    const onAbort = (): void => conn.fail(new Error('interrupted'));
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
 
-function getJson(t: ServerTarget, path: string, timeoutMs: number): Promise<unknown> {
+/** The most an info or voices answer may weigh. */
+const MAX_JSON_BYTES = 4 * 2 ** 20;
+
+function getJson(t: ServerTarget, path: string, timeoutMs: number, signal?: AbortSignal): Promise<unknown> {
   return new Promise((resolve) => {
-    const req = http.get({ host: t.host, port: t.port, path, timeout: timeoutMs }, (res) => {
-      const parts: Buffer[] = [];
-      res.on('data', (b: Buffer) => parts.push(b));
-      res.on('end', () => {
+    const req = http.get({ host: t.host, port: t.port, path, signal }, (res) =>
+      readBody(res, MAX_JSON_BYTES, (r) => {
         try {
-          resolve(res.statusCode === 200 ? JSON.parse(Buffer.concat(parts).toString('utf8')) : undefined);
+          resolve(!(r instanceof Error) && res.statusCode === 200 ? JSON.parse(r.toString('utf8')) : undefined);
         } catch {
           resolve(undefined);
         }
-      });
-      res.on('error', () => resolve(undefined));
-    });
-    req.on('timeout', () => req.destroy());
+      }),
+    );
+    // The whole answer within the timeout: a server that trickles a byte at a time does not hold the probe.
+    const deadline = setTimeout(() => req.destroy(new Error('timeout')), timeoutMs);
+    req.on('close', () => clearTimeout(deadline));
     req.on('error', () => resolve(undefined));
   });
 }
 
-const postOnce = (t: ServerTarget, endpoint: string, text: string, timeoutMs: number) =>
+const ask = (t: ServerTarget, style: HttpRequestStyle, text: string, timeoutMs: number, signal?: AbortSignal) =>
   new Promise<{ status: number; body: Buffer } | Error>((resolve) =>
-    post(t, { ...sentenceRequest(endpoint, text), timeoutMs }, resolve),
+    post(t, { ...sentenceRequest(style, text), timeoutMs, ...(signal ? { signal } : {}) }, resolve),
   );
 
-async function describeHttp(t: ServerTarget, text: string, timeoutMs: number): Promise<ServerDescription> {
-  let endpoint = '/synthesize';
-  let r = await postOnce(t, endpoint, text, timeoutMs);
-  if (!(r instanceof Error) && (r.status === 404 || r.status === 405)) {
-    endpoint = '/';
-    r = await postOnce(t, endpoint, text, timeoutMs);
+/**
+ * Each release's way, in an order that cannot mistake one for another: /synthesize (piper1-gpl from 1.5; the
+ * others answer 404 or 405 there); `POST /` with text before JSON, because rhasspy/piper speaks whatever body it
+ * gets (a JSON body would be spoken as JSON) while piper1-gpl 1.3-1.4 refuse a text body (500) and take JSON;
+ * `GET /?text=` last. The first that answers with a WAV is the server's.
+ */
+const STYLES: readonly HttpRequestStyle[] = ['synthesize-json', 'root-text', 'root-json', 'get-query'];
+
+async function findStyle(
+  t: ServerTarget,
+  text: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<{ style: HttpRequestStyle; audio: Buffer }> {
+  const tried: string[] = [];
+  for (const style of STYLES) {
+    const r = await ask(t, style, text, timeoutMs, signal);
+    if (signal?.aborted) throw aborted(t);
+    // A socket that failed is the server's state, not a release's way: said at once.
+    if (r instanceof Error) throw fail(t, `${styleWords(style)}: ${r.message}`);
+    if (r.status === 200) {
+      const wav = wavAudio(r.body);
+      if (typeof wav === 'string') throw fail(t, `${styleWords(style)} gave ${wav}`);
+      return { style, audio: r.body };
+    }
+    tried.push(`${styleWords(style)} ${r.status}`);
+    if (r.status < 400) break;
   }
-  if (r instanceof Error) throw fail(t, r.message);
-  if (r.status !== 200) throw fail(t, `POST ${endpoint} answered ${r.status}: ${preview(r.body)}`);
-  const wav = wavAudio(r.body);
-  if (typeof wav === 'string') throw fail(t, `POST ${endpoint} gave ${wav}`);
-  const info = (await getJson(t, '/info', timeoutMs)) as { voice?: { name?: unknown } } | undefined;
-  const voices = await getJson(t, '/voices', timeoutMs);
+  throw fail(t, `no release's way of asking for a sentence was answered with audio (${tried.join(', ')})`);
+}
+
+async function describeHttp(
+  t: ServerTarget,
+  text: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<ServerDescription> {
+  const { style } = await findStyle(t, text, timeoutMs, signal);
+  const endpoint = style === 'synthesize-json' ? '/synthesize' : '/';
+  const info = await getJson(t, '/info', timeoutMs, signal);
+  const voices = await getJson(t, '/voices', timeoutMs, signal);
+  if (signal?.aborted) throw aborted(t);
+  const voice = isRecord(info) && isRecord(info.voice) ? info.voice.name : undefined;
   const names = [
     ...new Set([
-      ...(typeof info?.voice?.name === 'string' ? [info.voice.name] : []),
-      ...(voices && typeof voices === 'object' ? Object.keys(voices) : []),
+      ...(typeof voice === 'string' ? [textOf(voice)] : []),
+      ...(isRecord(voices) ? Object.keys(voices).map(textOf) : []),
     ]),
   ];
+  const release =
+    style === 'synthesize-json'
+      ? 'piper1-gpl 1.5 or later'
+      : style === 'root-json'
+        ? 'piper1-gpl 1.3 to 1.4'
+        : 'rhasspy/piper';
   return {
     address: t.address,
     protocol: 'http',
     endpoint,
+    request: style,
     streaming: false,
-    said: `Piper HTTP server (POST ${endpoint}${endpoint === '/' ? ', an older release' : ''}); voices ${names.join(', ') || 'not listed'}`,
+    said: `Piper HTTP server (${styleWords(style)}: ${release}); voices ${names.join(', ') || 'not listed'}`,
     voices: names,
   };
 }
 
 /** What the server is and says, or a one-line error naming --server. */
-export function probeServer(t: ServerTarget, sampleText: string, timeoutMs: number): Promise<ServerDescription> {
-  return t.protocol === 'wyoming' ? describeWyoming(t, timeoutMs) : describeHttp(t, sampleText, timeoutMs);
+export function probeServer(
+  t: ServerTarget,
+  sampleText: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<ServerDescription> {
+  return t.protocol === 'wyoming'
+    ? describeWyoming(t, timeoutMs, signal)
+    : describeHttp(t, sampleText, timeoutMs, signal);
 }

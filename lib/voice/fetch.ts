@@ -53,13 +53,34 @@ async function get(url: string, timeoutMs: number, signal?: AbortSignal): Promis
   return res;
 }
 
+/** The real catalogue is about 1 MB; a mirror that sends far more is not one. */
+const MAX_CATALOGUE_BYTES = 32 * 2 ** 20;
+
+async function boundedText(res: Response, limit: number): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.length;
+    if (size > limit) {
+      await res.body?.cancel().catch(() => undefined);
+      throw new PiperParallelError(
+        'FETCH',
+        `${res.url || 'the catalogue'} is over ${limit / 2 ** 20} MiB: not a voices.json; check the mirror`,
+      );
+    }
+    parts.push(Buffer.from(chunk));
+  }
+  return Buffer.concat(parts);
+}
+
 export async function fetchCatalogue(baseUrl: string, timeoutMs = 60_000): Promise<Catalogue> {
   const url = `${baseUrl}/voices.json`;
   const res = await get(url, timeoutMs);
   let body: unknown;
   try {
-    body = await res.json();
+    body = JSON.parse((await boundedText(res, MAX_CATALOGUE_BYTES)).toString('utf8'));
   } catch (err) {
+    if (err instanceof PiperParallelError) throw err;
     throw new PiperParallelError('FETCH', `${url} is not valid JSON; check the mirror`, { cause: err });
   }
   const parsed = CatalogueSchema.safeParse(body);

@@ -77,16 +77,19 @@ describe('piper-parallel capacity --server, against test servers on loopback (re
     assert.match(html, /the server at tcp:\/\/127\.0\.0\.1/);
   });
 
-  it('http, an older release (POST /), no lock, two sentences at once at x3.2: 6 live listeners, within 1', async () => {
+  it('http, piper1-gpl 1.4-style (POST / with JSON only), no lock, two at once at x3.2: measured, 6 live listeners, within 1', async () => {
     // 141 ms a sentence, two at a time: a listener waits about K/2 x 141 ms between its 450 ms sentences. K = 6: 422 ms,
     // no gap (28 ms to spare); K = 7: about 490 ms, gaps. Slack: 1 listener (stated), on real sockets and timers.
-    const server = await startHttpServer({ speed: 3.2, slots: 2, audioSeconds: 0.45, legacy: true });
+    const server = await startHttpServer({ speed: 3.2, slots: 2, audioSeconds: 0.45, release: 'root-json' });
     running.push(server);
     const { dir, args } = workload();
     const r = await cli(['capacity', '--server', server.url, '--max-streams', '8', '--rounds', '1', ...args], dir);
     assert.equal(r.status, 0, r.stderr);
     const a = CapacityArchiveSchema.parse(JSON.parse(r.stdout));
-    assert.deepEqual([a.serveur?.protocole, a.serveur?.point, a.serveur?.envoi], ['http', '/', 'phrase']);
+    assert.deepEqual(
+      [a.serveur?.protocole, a.serveur?.point, a.serveur?.requete, a.serveur?.envoi],
+      ['http', '/', 'root-json', 'phrase'],
+    );
     assert.ok(Math.abs((a.capacite[0]?.flux_tenu_essais ?? 0) - 6) <= 1, a.capacite[0]?.phrase);
   });
 

@@ -187,6 +187,7 @@ function addServer(
       address: 'fake://server',
       protocol: 'wyoming',
       endpoint: null,
+      request: null,
       streaming: false,
       said: 'fake',
       voices: [],

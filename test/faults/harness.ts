@@ -108,9 +108,12 @@ function startedHere(pid: number): boolean {
   }
 }
 
-/** Stream processes of this test file still alive; with `parent`, that process's children. */
+/** Worker processes of this test file still alive (a throughput stream or a capacity worker); with `parent`, that process's children. */
 export function streamPids(parent?: number): number[] {
-  const cmd = parent === undefined ? "pgrep -f '[w]orker/process-stream.js' || true" : `pgrep -P ${parent} || true`;
+  const cmd =
+    parent === undefined
+      ? "pgrep -f '[w]orker/(process-stream|capacity-process)[.]js' || true"
+      : `pgrep -P ${parent} || true`;
   const pids = execSync(cmd, { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
   return parent === undefined ? pids.filter(startedHere) : pids;
 }

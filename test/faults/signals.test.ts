@@ -199,3 +199,44 @@ describe('two runs at once and a soak', () => {
     assert.ok(third <= second * 1.2 + 8 * 2 ** 20, `heap+external ${used.join(', ')} bytes (RSS ${rss.join(', ')})`);
   });
 });
+
+describe('a parent killed outright (SIGKILL: no handler runs)', () => {
+  it('leaves no worker running 5 s later: each worker sees its channel close and exits', async () => {
+    const w = workspace();
+    let workers: number[] = [];
+    const r = await runCli(
+      [
+        'capacity',
+        '--voice',
+        'synthetic-siwis-medium',
+        '--voices-dir',
+        w.voices,
+        '--text-file',
+        w.text,
+        '--max-streams',
+        '4',
+        '--settle',
+        '0',
+        '--out-dir',
+        w.out,
+      ],
+      {
+        onStderr: (err, pid) => {
+          // Once trials run, the parent has workers: kill it where it stands.
+          if (workers.length > 0 || !/^trial 2 /m.test(err)) return;
+          workers = streamPids(pid);
+          process.kill(pid, 'SIGKILL');
+        },
+      },
+    );
+    assert.equal(r.signal ?? 'SIGKILL', 'SIGKILL', r.stderr);
+    assert.ok(workers.length > 0, 'no worker was seen before the kill');
+    const deadline = Date.now() + 5000;
+    let left = workers;
+    while (left.length > 0 && Date.now() < deadline) {
+      await new Promise((x) => setTimeout(x, 100));
+      left = left.filter((p) => existsSync(`/proc/${p}`) && !readFileSync(`/proc/${p}/stat`, 'utf8').includes(') Z '));
+    }
+    assert.deepEqual(left, [], 'workers still running 5 s after their parent was killed');
+  });
+});

@@ -13,8 +13,13 @@ export interface SpeechServerSpec {
   audioSeconds: number;
   /** Wyoming: advertise streaming text in. */
   streaming?: boolean;
-  /** HTTP: an older release, `POST /` with the text as the body, no `/synthesize`. */
-  legacy?: boolean;
+  /**
+   * HTTP: which release's routes, as each release's code has them. `synthesize-json` (piper1-gpl 1.5 on, the
+   * default): `POST /synthesize` JSON, `GET /info`, `GET /voices`. `root-json` (piper1-gpl 1.3-1.4): `POST /` whose
+   * body goes through json.loads (a text body: 500), `GET /voices`, no `/info`. `root-text` (rhasspy/piper):
+   * `GET` or `POST /`, the body (or `?text=`) spoken as it is, nothing else.
+   */
+  release?: 'synthesize-json' | 'root-json' | 'root-text';
   fault?: 'truncate' | 'bad-data-length' | 'stall-mid-chunk' | 'close-early' | 'garbage' | 'no-tts' | 'not-wav';
   /** After this many sentences in all, every connection is cut and the server stops listening. */
   dieAfter?: number;
@@ -247,6 +252,16 @@ export function startWyomingServer(spec: SpeechServerSpec): Promise<RunningServe
   return listen(server, sockets, life.served);
 }
 
+/** `json.loads(body)["text"]`, or undefined when the body is not JSON. */
+function parseJsonText(body: string): string | undefined {
+  try {
+    const v = JSON.parse(body) as { text?: unknown };
+    return typeof v.text === 'string' ? v.text : '';
+  } catch {
+    return undefined;
+  }
+}
+
 function wav(seconds: number): Buffer {
   const dataBytes = Math.round(seconds * RATE) * 2;
   const b = Buffer.alloc(44 + dataBytes);
@@ -270,26 +285,36 @@ export function startHttpServer(spec: SpeechServerSpec): Promise<RunningServer> 
   const slot = limiter(spec.slots);
   const server = http.createServer();
   const life = mortal(spec, server, sockets);
-  const path = spec.legacy ? '/' : '/synthesize';
+  const release = spec.release ?? 'synthesize-json';
   server.on('request', (req, res) => {
     const parts: Buffer[] = [];
     req.on('data', (b: Buffer) => parts.push(b));
     req.on('end', () => {
-      if (req.method === 'GET' && req.url === '/info' && !spec.legacy)
+      const url = new URL(req.url ?? '/', 'http://x');
+      const fail = (status: number, body: string): void => {
+        res.statusCode = status;
+        res.end(body);
+      };
+      if (req.method === 'GET' && url.pathname === '/info' && release === 'synthesize-json')
         return void res.end(
           JSON.stringify({ voice: { name: 'test-voice', language: 'fr', num_speakers: 1 }, last: null }),
         );
-      if (req.method === 'GET' && req.url === '/voices') return void res.end(JSON.stringify({ 'test-voice': {} }));
-      if (req.method !== 'POST' || req.url !== path) {
-        res.statusCode = 404;
-        return void res.end('<html>Not Found</html>');
-      }
+      if (req.method === 'GET' && url.pathname === '/voices' && release !== 'root-text')
+        return void res.end(JSON.stringify({ 'test-voice': {} }));
       const body = Buffer.concat(parts).toString();
-      const text = spec.legacy ? body : (JSON.parse(body) as { text?: string }).text;
-      if (!text) {
-        res.statusCode = 400;
-        return void res.end('no text');
-      }
+      let text: string | undefined;
+      if (release === 'synthesize-json' && req.method === 'POST' && url.pathname === '/synthesize')
+        text = parseJsonText(body);
+      else if (release === 'root-json' && req.method === 'POST' && url.pathname === '/') {
+        text = parseJsonText(body);
+        // json.loads on a body that is not JSON raises: Flask answers 500.
+        if (text === undefined) return fail(500, '<html>Internal Server Error</html>');
+      } else if (release === 'root-text' && url.pathname === '/')
+        text = req.method === 'POST' ? body : (url.searchParams.get('text') ?? '');
+      else if (release !== 'root-text' && req.method === 'GET' && url.pathname === '/')
+        return fail(release === 'synthesize-json' ? 200 : 405, '<html>index</html>');
+      else return fail(404, '<html>Not Found</html>');
+      if (!text?.trim()) return fail(500, 'No text provided');
       if (spec.fault === 'close-early') return void req.socket.destroy();
       if (!life.begin()) return;
       slot((done) =>

@@ -4,7 +4,7 @@ import net from 'node:net';
 import { after, describe, it } from 'node:test';
 import type { ServerLink, SynthesisReply } from '../../lib/server/contract/session.js';
 import { wyomingLink } from '../../lib/server/wyoming/session.js';
-import { httpLink } from '../../lib/server/http/session.js';
+import { httpLink, type HttpRequestStyle } from '../../lib/server/http/session.js';
 import { parseServerUrl, probeServer } from '../../lib/server/probe.js';
 import {
   startHttpServer,
@@ -29,12 +29,12 @@ async function start(kind: 'wyoming' | 'http', spec: Partial<SpeechServerSpec> =
 const linkTo = (
   kind: 'wyoming' | 'http',
   s: RunningServer,
-  endpoint = '/synthesize',
+  style: HttpRequestStyle = 'synthesize-json',
   replyTimeoutMs = 2000,
 ): ServerLink =>
   kind === 'wyoming'
     ? wyomingLink({ host: '127.0.0.1', port: s.port }, { now, replyTimeoutMs })
-    : httpLink({ host: '127.0.0.1', port: s.port, endpoint }, { now, replyTimeoutMs });
+    : httpLink({ host: '127.0.0.1', port: s.port, style }, { now, replyTimeoutMs });
 
 /** Opens a session and asks for `n` sentences one after the other; every reply, or the open's failure. */
 function ask(link: ServerLink, n: number): Promise<Array<SynthesisReply | { state: 'open-failed'; message: string }>> {
@@ -81,8 +81,8 @@ describe('a session to a running server, over loopback', () => {
 
     it(`${kind}: a server that stalls in the middle of a sentence fails it after the timeout`, async () => {
       const s = await start(kind, { fault: 'stall-mid-chunk' });
-      const rs = await ask(linkTo(kind, s, '/synthesize', 300), 1);
-      assert.match(messages(rs), /no (audio event|answer) within 0 s/);
+      const rs = await ask(linkTo(kind, s, 'synthesize-json', 300), 1);
+      assert.match(messages(rs), /no (audio event|whole answer) within 0 s/);
     });
 
     it(`${kind}: a server that closes the connection on a sentence fails it`, async () => {
@@ -145,7 +145,7 @@ describe('a session to a running server, over loopback', () => {
     const s = await start('http', { fault: 'not-wav' });
     assert.match(
       messages(await ask(linkTo('http', s), 1)),
-      /POST \/synthesize gave an answer that is not a WAV .*"<html>oops/,
+      /POST \/synthesize \(JSON\) gave an answer that is not a WAV .*"<html>oops/,
     );
   });
 
@@ -153,7 +153,7 @@ describe('a session to a running server, over loopback', () => {
     it(`${kind}: leaves no connection open once its sessions close, failed or not`, async () => {
       for (const spec of [{}, { fault: 'stall-mid-chunk' as const }]) {
         const s = await start(kind, spec);
-        await ask(linkTo(kind, s, '/synthesize', 300), 2);
+        await ask(linkTo(kind, s, 'synthesize-json', 300), 2);
         for (let i = 0; i < 50 && s.connections() > 0; i += 1) await new Promise((r) => setTimeout(r, 10));
         assert.equal(s.connections(), 0, JSON.stringify(spec));
       }
@@ -181,14 +181,24 @@ describe('--server: read, then the server asked what it is', () => {
     assert.match(d.said, /Wyoming TTS test-piper; voices test-voice/);
   });
 
-  it('http: /synthesize, or POST / on an older release (detected, said)', async () => {
+  it("http: every release's way found, as its code takes a sentence (detected, archived, said)", async () => {
     const now = await start('http');
     const d = await probeServer(parseServerUrl(now.url), 'Bonjour.', 2000);
-    assert.deepEqual([d.protocol, d.endpoint, d.voices], ['http', '/synthesize', ['test-voice']]);
-    const old = await start('http', { legacy: true });
-    const e = await probeServer(parseServerUrl(old.url), 'Bonjour.', 2000);
-    assert.equal(e.endpoint, '/');
-    assert.match(e.said, /POST \/, an older release/);
+    assert.deepEqual(
+      [d.protocol, d.endpoint, d.request, d.voices],
+      ['http', '/synthesize', 'synthesize-json', ['test-voice']],
+    );
+    assert.match(d.said, /^Piper HTTP server \(POST \/synthesize \(JSON\): piper1-gpl 1\.5 or later\)/);
+    // piper1-gpl 1.3 to 1.4: POST / with JSON only; a text body is a 500 there (the client's old fallback, refused).
+    const json = await start('http', { release: 'root-json' });
+    const e = await probeServer(parseServerUrl(json.url), 'Bonjour.', 2000);
+    assert.deepEqual([e.endpoint, e.request, e.voices], ['/', 'root-json', ['test-voice']]);
+    assert.match(e.said, /\(POST \/ \(JSON\): piper1-gpl 1\.3 to 1\.4\)/);
+    // rhasspy/piper: the body is the text (asked as text first: a JSON body would be spoken as JSON).
+    const text = await start('http', { release: 'root-text' });
+    const f = await probeServer(parseServerUrl(text.url), 'Bonjour.', 2000);
+    assert.deepEqual([f.endpoint, f.request], ['/', 'root-text']);
+    assert.match(f.said, /\(POST \/ \(text\): rhasspy\/piper\)/);
   });
 
   it('one line naming the URL and what came back: nobody there, garbage, no TTS, not a WAV', async () => {
@@ -214,7 +224,7 @@ describe('--server: read, then the server asked what it is', () => {
     const html = await start('http', { fault: 'not-wav' });
     await assert.rejects(
       probeServer(parseServerUrl(html.url), 'x', 2000),
-      /POST \/synthesize gave an answer that is not a WAV/,
+      /POST \/synthesize \(JSON\) gave an answer that is not a WAV/,
     );
   });
 });

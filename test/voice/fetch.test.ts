@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { PiperParallelError } from '../../lib/core/errors.js';
-import { fetchVoices } from '../../lib/voice/fetch.js';
+import { installedVoiceNames } from '../../lib/voice/load.js';
+import { fetchCatalogue, fetchVoices } from '../../lib/voice/fetch.js';
 import { tempDir } from '../helpers/paths.js';
 
 const md5 = (b: Buffer): string => createHash('md5').update(b).digest('hex');
@@ -50,6 +51,13 @@ before(async () => {
   server = http.createServer((req, res) => {
     const url = req.url ?? '';
     if (url === '/voices.json') return void res.end(JSON.stringify(catalogue()));
+    if (url === '/huge/voices.json') {
+      // A "catalogue" that never ends: a mirror gone wrong, or a hostile one.
+      res.write('{"a":"');
+      const timer = setInterval(() => res.write(Buffer.alloc(1 << 20, 97)), 1);
+      res.on('close', () => clearInterval(timer));
+      return;
+    }
     if (url.endsWith('.onnx.json')) return void res.end(CONFIG);
     if (url.endsWith('/good.onnx')) return void res.end(GOOD);
     if (url.endsWith('/corrupt.onnx')) {
@@ -99,6 +107,21 @@ after(() => server.close());
 
 // Every case ends on its own; one that would hang (a limit gone) fails here instead.
 describe('voices fetch', { timeout: 20_000 }, () => {
+  it('a fetch cut between its two renames leaves no half voice: a model without its config is not listed', async () => {
+    const dir = tempDir('half-voice');
+    writeFileSync(path.join(dir, 'cut.onnx'), GOOD);
+    writeFileSync(path.join(dir, 'whole.onnx'), GOOD);
+    writeFileSync(path.join(dir, 'whole.onnx.json'), CONFIG);
+    assert.deepEqual(await installedVoiceNames(dir), ['whole']);
+  });
+
+  it('refuses a catalogue past 32 MiB, reading no further', async () => {
+    await assert.rejects(
+      fetchCatalogue(`${base}/huge`),
+      /voices\.json is over 32 MiB: not a voices\.json; check the mirror/,
+    );
+  });
+
   it('downloads and verifies a good voice', async () => {
     const dir = tempDir('fetch');
     const written = await fetchVoices(['good'], { voicesDir: dir, baseUrl: base });

@@ -53,6 +53,13 @@ export class CapacitySearch {
     ).length;
   }
 
+  /** Whole trials at K or above with no gap: what shows K holds (a heavier load served shows a lighter one). */
+  support(k: number): number {
+    return [...this.trials]
+      .filter(([x]) => x >= k)
+      .reduce((n, [, outcomes]) => n + outcomes.filter((o) => o.gapFree === true).length, 0);
+  }
+
   private scan(ok: (o: KOutcome) => boolean | null): { lo: number; hi: number | undefined } {
     let lo = 0;
     for (const k of [...this.trials.keys()].sort((a, b) => a - b)) {

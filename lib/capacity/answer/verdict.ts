@@ -147,10 +147,15 @@ function liveFigures(s: Sweep, mine: TrialRecord[], x: { driftSd: number; seen?:
   };
 }
 
-/** Whole trials still missing before an answer at `held` is published (0: enough). */
+/**
+ * Whole trials still missing before an answer at `held` is published (0: enough). Support counts every whole trial
+ * at `held` or above that served its listeners with no gap and at pace: one that served more shows `held` too (the
+ * staircase's own assumption). So an edge that moves down late, the machine slowing, keeps the trials above it.
+ */
 export function trialsShort(proofs: readonly Evidence[], held: number): number {
   if (held === 0) return 0;
-  return Math.max(0, MIN_WHOLE_TRIALS - (proofs.find((p) => p.flux === held)?.essais_entiers ?? 0));
+  const support = proofs.filter((p) => p.flux >= held).reduce((n, p) => n + p.essais_tenus, 0);
+  return Math.max(0, MIN_WHOLE_TRIALS - support);
 }
 
 /** Held is 0, yet some whole trial at K >= 1 served every listener without a gap: never said as "0". */

@@ -12,6 +12,9 @@ export const CapacityHeaderSchema = z.object({
   voices: z.array(z.string()),
   /** The --server address a run measured, if any (probed again on a resume). */
   server: z.string().nullable().optional(),
+  /** --text-rate and --server-timeout-s of that run: a resume sends text and waits as it did (absent: older partial files). */
+  textRateCps: z.number().positive().nullable().optional(),
+  serverTimeoutMs: z.number().positive().nullable().optional(),
   text: z.object({ source: z.string(), lines: z.array(z.string()) }),
   arrivals: z.enum(['together', 'staggered', 'poisson']),
   schedule: z.enum(['fifo', 'deadline']),

@@ -22,6 +22,8 @@ export const ServerSchema = z.object({
   protocole: z.enum(['wyoming', 'http']),
   /** The HTTP path sentences were posted to; null for Wyoming. */
   point: z.string().nullable(),
+  /** How the HTTP server took a sentence, as the probe found it (a release's way); null for Wyoming; absent: older. */
+  requete: z.enum(['synthesize-json', 'root-json', 'root-text', 'get-query']).nullable().optional(),
   /** It advertised streaming text in. */
   flux_texte: z.boolean(),
   /** How the text was sent: a request per sentence, or each listener's whole text in one stream (at a rate or at once). */
@@ -172,7 +174,10 @@ export const CapacityEntrySchema = z.object({
   /** The drift between runs measured over earlier runs in the out-dir and this one (sd of log S), and how many earlier runs; absent: none read. */
   derive_entre_runs_mesuree: figure.optional(),
   derive_entre_runs_runs: count.optional(),
-  /** Whole trials the answer's K still lacked (MIN 3): above 0, no number and no prevision were published (absent: older). */
+  /**
+   * Whole trials the answer still lacked: it needs 3 at its K or above that served with no gap and at pace; above 0, no
+   * number and no prevision were published (absent: older archives).
+   */
   essais_manquants: count.optional(),
   /** (a) at each pre-buffer, replayed from the same trials; au_moins: no K tried failed, it may serve more. */
   par_tampon: z.array(

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { checkWritable, archiveBaseName } from '../../archive/writer.js';
 import type { MachineBlock } from '../../archive/common-schema.js';
 import { readMemAvailable } from '../../measure/memory.js';
+import { MAX_SERVER_TIMEOUT_S } from '../../server/probe.js';
 import { PiperParallelError } from '../../core/errors.js';
 import { allowedCores } from '../../measure/clock.js';
 import { machineBlock } from '../../measure/machine.js';
@@ -202,13 +203,13 @@ async function planServer(o: CapacityOptions, lines: readonly string[]): Promise
     return null;
   }
   const timeoutMs = o.serverTimeoutMs ?? DEFAULT_SERVER_TIMEOUT_MS;
-  if (!(Number.isFinite(timeoutMs) && timeoutMs > 0))
+  if (!(Number.isFinite(timeoutMs) && timeoutMs > 0 && timeoutMs <= MAX_SERVER_TIMEOUT_S * 1000))
     throw new PiperParallelError(
       'USAGE',
-      `--server-timeout-s must be a number of seconds above 0; e.g. --server-timeout-s 30`,
+      `--server-timeout-s must be a number of seconds above 0 and at most ${MAX_SERVER_TIMEOUT_S}; e.g. --server-timeout-s 30`,
     );
   const sample = serverText(lines).sentences[0]?.text ?? '';
-  const handle = await resolveServer(o.server, sample, timeoutMs);
+  const handle = await resolveServer(o.server, sample, timeoutMs, o.signal);
   const d = handle.description;
   if (o.textRateCps !== undefined && !d.streaming)
     throw new PiperParallelError(

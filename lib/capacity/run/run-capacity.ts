@@ -55,6 +55,7 @@ async function serverAfter(
     adresse: d.address,
     protocole: d.protocol,
     point: d.endpoint,
+    requete: d.request,
     flux_texte: d.streaming,
     envoi: s.stream ? 'flux' : 'phrase',
     debit_texte_cps: s.stream?.textRateCps ?? null,
@@ -71,6 +72,8 @@ function resumedOptions(o: CapacityOptions, h: CapacityHeader, file: string): Ca
     ...o,
     voices: h.voices.length > 0 || !h.server ? h.voices : undefined,
     server: h.server ?? undefined,
+    textRateCps: h.textRateCps ?? undefined,
+    serverTimeoutMs: h.serverTimeoutMs ?? undefined,
     lines: h.text.lines,
     textFile: undefined,
     arrivals: h.arrivals,
@@ -92,8 +95,19 @@ function resumedOptions(o: CapacityOptions, h: CapacityHeader, file: string): Ca
 export async function runCapacity(options: CapacityOptions = {}): Promise<CapacityResult> {
   // The budget and the durations said count from here: preparing the voices and settling are part of the wait.
   const entryMs = performance.now();
-  const resumed = options.resume ? await readCapacityPartial(path.resolve(options.resume)) : undefined;
-  const plan = await planCapacity(resumed ? resumedOptions(options, resumed.header, resumed.file) : options);
+  // A resume is checked, then locked, then read again under the lock: another resume of the same file cannot have
+  // appended between the read this run acts on and the lock it writes under.
+  const checked = options.resume ? await readCapacityPartial(path.resolve(options.resume)) : undefined;
+  const log = checked ? await PartialLog.reopen(checked.file, []) : undefined;
+  let resumed: CapacityPartial | undefined;
+  let plan: CapacityPlan;
+  try {
+    resumed = log ? await readCapacityPartial(log.file) : undefined;
+    plan = await planCapacity(resumed ? resumedOptions(options, resumed.header, resumed.file) : options);
+  } catch (err) {
+    log?.unlock();
+    throw err;
+  }
   if (resumed) plan.base = resumed.header.base;
   options.onProgress?.({ kind: 'voices', voices: plan.voices.map((v) => ({ name: v.name, synthetic: v.synthetic })) });
   for (const text of plan.notes) options.onProgress?.({ kind: 'note', text });
@@ -103,6 +117,8 @@ export async function runCapacity(options: CapacityOptions = {}): Promise<Capaci
     date_utc: plan.date.toISOString(),
     voices: plan.voices.filter((v) => v.name !== SERVER_VOICE).map((v) => v.name),
     server: plan.server?.handle.description.address ?? null,
+    textRateCps: plan.server?.stream?.textRateCps ?? null,
+    serverTimeoutMs: plan.server?.timeoutMs ?? null,
     text: { source: plan.text.source, lines: plan.text.lines },
     arrivals: plan.arrivals,
     schedule: plan.schedule,
@@ -116,12 +132,9 @@ export async function runCapacity(options: CapacityOptions = {}): Promise<Capaci
     layouts: plan.layouts,
     command: plan.command,
   };
-  const partial = resumed
-    ? await PartialLog.reopen(
-        resumed.file,
-        [...resumed.trials.keys()].map((k) => `${k}#${Number(/\|R(\d+)\|\d+$/.exec(k)?.[1] ?? 0)}`),
-      )
-    : await PartialLog.create(plan.outDir, plan.base, header);
+  if (log && resumed)
+    log.hold([...resumed.trials.keys()].map((k) => `${k}#${Number(/\|R(\d+)\|\d+$/.exec(k)?.[1] ?? 0)}`));
+  const partial = log ?? (await PartialLog.create(plan.outDir, plan.base, header));
   const sampler = options.cpuSampler ?? procCpuSampler(plan.cores);
   if (plan.settleSeconds > 0)
     plan.machine.attente = await settle(plan.settleSeconds, plan.cores.length, { sampler, signal: options.signal });

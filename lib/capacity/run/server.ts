@@ -6,7 +6,7 @@
  */
 import { PiperParallelError } from '../../core/errors.js';
 import { probeServer, parseServerUrl } from '../../server/probe.js';
-import type { ServerDescription, ServerLink } from '../../server/contract/session.js';
+import type { ServerDescription, ServerLink, ServerSession } from '../../server/contract/session.js';
 import { httpLink } from '../../server/http/session.js';
 import { wyomingLink } from '../../server/wyoming/session.js';
 import type { VoiceInfo } from '../../voice/load.js';
@@ -29,33 +29,39 @@ export async function resolveServer(
   given: string | ServerHandle,
   sampleText: string,
   timeoutMs = DEFAULT_SERVER_TIMEOUT_MS,
+  signal?: AbortSignal,
 ): Promise<ServerHandle> {
   if (typeof given !== 'string') return given;
   const t = parseServerUrl(given);
-  const description = await probeServer(t, sampleText, timeoutMs);
+  const description = await probeServer(t, sampleText, timeoutMs, signal);
   return {
     description,
     link: (now) =>
       t.protocol === 'wyoming'
         ? wyomingLink(t, { now, replyTimeoutMs: timeoutMs })
-        : httpLink({ ...t, endpoint: description.endpoint ?? '/synthesize' }, { now, replyTimeoutMs: timeoutMs }),
+        : httpLink({ ...t, style: description.request ?? 'synthesize-json' }, { now, replyTimeoutMs: timeoutMs }),
   };
 }
 
 /** Asks the server once more after the run: is it still answering? */
 export function stillAnswering(h: ServerHandle, sampleText: string, timeoutMs: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), timeoutMs + 1000);
+    let session: ServerSession | undefined;
+    let over = false;
+    const finish = (answered: boolean): void => {
+      if (over) return;
+      over = true;
+      clearTimeout(timer);
+      // Closed whatever happened: a server that pings or trickles must not keep the process from exiting.
+      session?.close();
+      resolve(answered);
+    };
+    const timer = setTimeout(() => finish(false), timeoutMs + 1000);
     h.link(() => performance.now()).open((r) => {
-      if (r.state === 'failed') {
-        clearTimeout(timer);
-        return resolve(false);
-      }
-      r.session.synthesize(sampleText, (x) => {
-        clearTimeout(timer);
-        r.session.close();
-        resolve(x.state === 'done');
-      });
+      if (r.state === 'failed') return finish(false);
+      session = r.session;
+      if (over) return session.close();
+      r.session.synthesize(sampleText, (x) => finish(x.state === 'done'));
     });
   });
 }

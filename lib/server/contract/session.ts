@@ -41,8 +41,10 @@ export interface ServerLink {
 export interface ServerDescription {
   address: string;
   protocol: 'wyoming' | 'http';
-  /** The HTTP path sentences are posted to (`/synthesize`, or `/` on older Piper servers); null for Wyoming. */
+  /** The HTTP path sentences are asked at (`/synthesize`, or `/` on older Piper servers); null for Wyoming. */
   endpoint: string | null;
+  /** How an HTTP server takes a sentence (http/session.ts's HttpRequestStyle); null for Wyoming. */
+  request: 'synthesize-json' | 'root-json' | 'root-text' | 'get-query' | null;
   /** The server advertises streaming text in (Wyoming `supports_synthesize_streaming`). */
   streaming: boolean;
   /** Program and voice names it gave, in words. */
@@ -54,3 +56,27 @@ export const bytesPerSecond = (f: AudioFormat): number => f.rate * f.width * f.c
 export const sameFormat = (a: AudioFormat, b: AudioFormat): boolean =>
   a.rate === b.rate && a.width === b.width && a.channels === b.channels;
 export const formatWords = (f: AudioFormat): string => `${f.rate} Hz, ${8 * f.width}-bit, ${f.channels} channel(s)`;
+
+/** The most of a server's own text (an error, a name) that a message quotes. */
+const MAX_QUOTED = 200;
+
+/** Whatever a server sent where text belongs, as short plain text: never throws (a JSON object may hold "toString": 1). */
+export function textOf(x: unknown): string {
+  let t: string;
+  if (typeof x === 'string') t = x;
+  else if (x === undefined || x === null) t = '';
+  else
+    try {
+      t = JSON.stringify(x) ?? '';
+    } catch {
+      t = '?';
+    }
+  return t.length > MAX_QUOTED ? `${t.slice(0, MAX_QUOTED)}...` : t;
+}
+
+/**
+ * An audio format a speech server could really send: 8-192 kHz, 1-4 bytes a sample, 1-8 channels. Anything
+ * else would turn bytes into the wrong seconds of audio (at 1 Hz each byte is a second) and inflate capacity.
+ */
+export const plausibleFormat = (f: AudioFormat): boolean =>
+  f.rate >= 8000 && f.rate <= 192_000 && f.width >= 1 && f.width <= 4 && f.channels >= 1 && f.channels <= 8;

@@ -8,12 +8,27 @@ import { parseWavHeader } from '../../voice/format/wav.js';
 import { preview } from '../wyoming/event.js';
 import type { AudioFormat, OpenReply, ServerLink, ServerSession, SynthesisReply } from '../contract/session.js';
 
+/**
+ * How a release of Piper's HTTP server takes a sentence, read in each release's code: piper1-gpl from 1.5
+ * `POST /synthesize` with JSON; piper1-gpl 1.3 to 1.4 `POST /` with JSON (a text body fails its json.loads: 500);
+ * rhasspy/piper `POST /` with the text as the body (a JSON body would be spoken as it is), or `GET /?text=`.
+ */
+export type HttpRequestStyle = 'synthesize-json' | 'root-json' | 'root-text' | 'get-query';
+
 export interface HttpTarget {
   host: string;
   port: number;
-  /** `/synthesize` or `/`. */
-  endpoint: string;
+  style: HttpRequestStyle;
 }
+
+/** The request line of a style, in words: "POST /synthesize (JSON)". */
+export const styleWords = (style: HttpRequestStyle): string =>
+  ({
+    'synthesize-json': 'POST /synthesize (JSON)',
+    'root-json': 'POST / (JSON)',
+    'root-text': 'POST / (text)',
+    'get-query': 'GET /?text=',
+  })[style];
 
 export interface HttpLinkOptions {
   now: () => number;
@@ -36,41 +51,86 @@ export function wavAudio(body: Buffer): { format: AudioFormat; audioSeconds: num
   return { format, audioSeconds: bytes / (format.rate * format.width * format.channels) };
 }
 
-/** One POST, its whole body; the failure says the status or the socket's error. */
+/** The most a sentence's WAV may weigh: a minute of 48 kHz 16-bit stereo is 11 MB. */
+export const MAX_WAV_BYTES = 64 * 2 ** 20;
+
+/** A response's whole body, refused past `limitBytes` (the response is destroyed then). */
+export function readBody(res: http.IncomingMessage, limitBytes: number, done: (r: Buffer | Error) => void): void {
+  const parts: Buffer[] = [];
+  let size = 0;
+  let settled = false;
+  const end = (r: Buffer | Error): void => {
+    if (settled) return;
+    settled = true;
+    done(r);
+  };
+  res.on('data', (b: Buffer) => {
+    size += b.length;
+    if (size > limitBytes) {
+      end(new Error(`an answer over ${Math.round(limitBytes / 2 ** 20)} MiB`));
+      res.destroy();
+    } else parts.push(b);
+  });
+  res.on('end', () => end(Buffer.concat(parts)));
+  res.on('error', (err) => end(err));
+  res.on('aborted', () => end(new Error('the server closed the connection in the middle of its answer')));
+}
+
+/** One request, its whole body within `timeoutMs` of asking (not of the last byte); the failure says the status or the socket's error. */
 export function post(
   t: { host: string; port: number; agent?: http.Agent },
-  { path, body, type, timeoutMs }: { path: string; body: string; type: string; timeoutMs: number },
+  {
+    method = 'POST',
+    path,
+    body,
+    type,
+    timeoutMs,
+    signal,
+  }: { method?: 'POST' | 'GET'; path: string; body: string; type: string; timeoutMs: number; signal?: AbortSignal },
   done: (r: { status: number; body: Buffer } | Error) => void,
 ): void {
   let settled = false;
   const end = (r: { status: number; body: Buffer } | Error): void => {
     if (settled) return;
     settled = true;
+    clearTimeout(deadline);
     done(r);
   };
   const req = http.request(
-    { host: t.host, port: t.port, path, method: 'POST', agent: t.agent, headers: { 'content-type': type } },
-    (res) => {
-      const parts: Buffer[] = [];
-      res.on('data', (b: Buffer) => parts.push(b));
-      res.on('end', () => end({ status: res.statusCode ?? 0, body: Buffer.concat(parts) }));
-      res.on('error', (err) => end(err));
-      res.on('aborted', () => end(new Error('the server closed the connection in the middle of its answer')));
+    {
+      host: t.host,
+      port: t.port,
+      path,
+      method,
+      agent: t.agent,
+      headers: method === 'POST' ? { 'content-type': type } : {},
+      signal,
     },
+    (res) =>
+      readBody(res, MAX_WAV_BYTES, (r) => end(r instanceof Error ? r : { status: res.statusCode ?? 0, body: r })),
   );
-  req.setTimeout(timeoutMs, () => {
-    req.destroy(new Error(`no answer within ${Math.round(timeoutMs / 1000)} s`));
-  });
+  // A whole answer within the timeout: a server that sends a byte now and then cannot hold a request for ever.
+  const deadline = setTimeout(() => {
+    const err = new Error(`no whole answer within ${Math.round(timeoutMs / 1000)} s`);
+    end(err);
+    req.destroy(err);
+  }, timeoutMs);
   req.on('error', (err) =>
-    end(err.message.startsWith('no answer') ? err : new Error(`the request failed: ${err.message}`)),
+    end(err.message.startsWith('no whole answer') ? err : new Error(`the request failed: ${err.message}`)),
   );
-  req.end(body);
+  req.end(method === 'POST' ? body : undefined);
 }
 
-export const sentenceRequest = (endpoint: string, text: string): { path: string; body: string; type: string } =>
-  endpoint === '/'
-    ? { path: '/', body: text, type: 'text/plain; charset=utf-8' }
-    : { path: endpoint, body: JSON.stringify({ text }), type: 'application/json' };
+export function sentenceRequest(
+  style: HttpRequestStyle,
+  text: string,
+): { method: 'POST' | 'GET'; path: string; body: string; type: string } {
+  const json = { body: JSON.stringify({ text }), type: 'application/json' };
+  if (style === 'synthesize-json') return { method: 'POST', path: '/synthesize', ...json };
+  if (style === 'root-json') return { method: 'POST', path: '/', ...json };
+  if (style === 'root-text') return { method: 'POST', path: '/', body: text, type: 'text/plain; charset=utf-8' };
+  return { method: 'GET', path: `/?text=${encodeURIComponent(text)}`, body: '', type: '' };
+}
 
 class HttpSession implements ServerSession {
   private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -82,15 +142,19 @@ class HttpSession implements ServerSession {
   ) {}
 
   synthesize(text: string, reply: (r: SynthesisReply) => void): void {
-    const req = { ...sentenceRequest(this.t.endpoint, text), timeoutMs: this.o.replyTimeoutMs };
+    const req = { ...sentenceRequest(this.t.style, text), timeoutMs: this.o.replyTimeoutMs };
     post({ ...this.t, agent: this.agent }, req, (r) => {
       if (this.closed) return;
       if (r instanceof Error) return reply({ state: 'failed', message: r.message });
       if (r.status !== 200)
-        return reply({ state: 'failed', message: `POST ${this.t.endpoint} answered ${r.status}: ${preview(r.body)}` });
+        return reply({
+          state: 'failed',
+          message: `${styleWords(this.t.style)} answered ${r.status}: ${preview(r.body)}`,
+        });
       const endMs = this.o.now();
       const wav = wavAudio(r.body);
-      if (typeof wav === 'string') return reply({ state: 'failed', message: `POST ${this.t.endpoint} gave ${wav}` });
+      if (typeof wav === 'string')
+        return reply({ state: 'failed', message: `${styleWords(this.t.style)} gave ${wav}` });
       reply({ state: 'done', endMs, ...wav });
     });
   }

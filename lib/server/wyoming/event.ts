@@ -45,12 +45,18 @@ export const preview = (b: Buffer): string =>
  * a JSON object with a type, on lengths that are not byte counts, on data that is not a JSON object.
  */
 export class EventParser {
-  private buf: Buffer = Buffer.alloc(0);
+  // The bytes come as the socket's chunks; they are joined only once an event's bytes are all there, so a large
+  // payload in many reads is copied once, not once per read.
+  private parts: Buffer[] = [];
+  private size = 0;
   private header: { type: string; data: Record<string, unknown>; dataLength: number; payloadLength: number } | null =
     null;
 
   push(chunk: Buffer): WyomingEvent[] {
-    this.buf = this.buf.length === 0 ? chunk : Buffer.concat([this.buf, chunk]);
+    if (chunk.length > 0) {
+      this.parts.push(chunk);
+      this.size += chunk.length;
+    }
     const out: WyomingEvent[] = [];
     for (let e = this.next(); e; e = this.next()) out.push(e);
     return out;
@@ -58,25 +64,40 @@ export class EventParser {
 
   /** Bytes of an event begun but not finished (a peer that closes now truncated it). */
   get pendingBytes(): number {
-    return this.buf.length + (this.header ? 1 : 0);
+    return this.size + (this.header ? 1 : 0);
+  }
+
+  private joined(): Buffer {
+    if (this.parts.length !== 1) this.parts = [Buffer.concat(this.parts, this.size)];
+    return this.parts[0] as Buffer;
+  }
+
+  private consume(n: number): void {
+    const rest = this.joined().subarray(n);
+    this.parts = rest.length > 0 ? [rest] : [];
+    this.size = rest.length;
   }
 
   private next(): WyomingEvent | undefined {
     if (!this.header) {
-      const nl = this.buf.indexOf(0x0a);
+      if (this.size === 0) return undefined;
+      // A header line is short (at most 64 KiB): joining what came while looking for its end stays cheap.
+      const buf = this.joined();
+      const nl = buf.indexOf(0x0a);
       if (nl < 0) {
-        if (this.buf.length > MAX_HEADER_BYTES)
-          throw new Error(`no event header line within ${MAX_HEADER_BYTES} bytes: ${preview(this.buf)}`);
+        if (this.size > MAX_HEADER_BYTES)
+          throw new Error(`no event header line within ${MAX_HEADER_BYTES} bytes: ${preview(buf)}`);
         return undefined;
       }
-      this.header = parseHeader(this.buf.subarray(0, nl));
-      this.buf = this.buf.subarray(nl + 1);
+      this.header = parseHeader(buf.subarray(0, nl));
+      this.consume(nl + 1);
     }
     const { type, data, dataLength, payloadLength } = this.header;
-    if (this.buf.length < dataLength + payloadLength) return undefined;
-    const merged = dataLength > 0 ? { ...data, ...parseData(this.buf.subarray(0, dataLength), type) } : data;
-    const payload = payloadLength > 0 ? Buffer.from(this.buf.subarray(dataLength, dataLength + payloadLength)) : null;
-    this.buf = this.buf.subarray(dataLength + payloadLength);
+    if (this.size < dataLength + payloadLength) return undefined;
+    const buf = this.joined();
+    const merged = dataLength > 0 ? { ...data, ...parseData(buf.subarray(0, dataLength), type) } : data;
+    const payload = payloadLength > 0 ? Buffer.from(buf.subarray(dataLength, dataLength + payloadLength)) : null;
+    this.consume(dataLength + payloadLength);
     this.header = null;
     return { type, data: merged, payload };
   }

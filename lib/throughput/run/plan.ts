@@ -21,6 +21,7 @@ import { planEngines, type EnginePlan } from './engines.js';
 import type { RunArmsOptions } from './options.js';
 import { checkLabel } from '../../measure/label.js';
 import { readPartial, resumeDifferences, type PartialHeader, type PartialRun } from './resume.js';
+import { PartialLog } from '../../archive/partial.js';
 import { fingerprint, loadText, type TextSource } from '../../voice/text-source.js';
 import { lookRounds, questionLevel, ALPHA_PER_VOICE } from '../sequential/design.js';
 import { presetQuestions } from '../sequential/rule.js';
@@ -59,6 +60,8 @@ export interface Plan {
   protocole: Archive['protocole'];
   header: PartialHeader;
   resumed: PartialRun | undefined;
+  /** A resumed run's partial file, locked while it was read (undefined: a new run). */
+  partialLog?: PartialLog | undefined;
   date: Date;
 }
 
@@ -254,10 +257,24 @@ function checkEngines(conditions: readonly Condition[]): void {
   }
 }
 
-/** Everything a run needs, checked: bad input throws here, before anything is measured. */
+/**
+ * Everything a run needs, checked: bad input throws here, before anything is measured. A resume is checked, then
+ * its partial file locked, then read again under the lock (another resume cannot append between the two).
+ */
 export async function planRun(options: RunArmsOptions): Promise<Plan> {
+  const checked = options.resume ? await readPartial(path.resolve(options.resume)) : undefined;
+  const log = checked ? await PartialLog.reopen(checked.file, []) : undefined;
+  try {
+    const resumed = log ? await readPartial(log.file) : undefined;
+    return { ...(await planChecked(options, resumed)), partialLog: log };
+  } catch (err) {
+    log?.unlock();
+    throw err;
+  }
+}
+
+async function planChecked(options: RunArmsOptions, resumed: PartialRun | undefined): Promise<Plan> {
   const label = checkLabel(options.label);
-  const resumed = options.resume ? await readPartial(path.resolve(options.resume)) : undefined;
   const h = resumed?.header;
   // A resumed run's archives live beside its .partial folder unless told otherwise.
   const outDir = path.resolve(options.outDir ?? (resumed ? path.dirname(path.dirname(resumed.file)) : 'measurements'));

@@ -32,12 +32,8 @@ export async function runArms(options: RunArmsOptions = {}): Promise<RunResult> 
     })),
   });
   // Only what the resumed run keeps counts as held: a voice's round cut off part-way is written again.
-  const partial = plan.resumed
-    ? await PartialLog.reopen(
-        plan.resumed.file,
-        heldFromResume(plan).map((e) => `${e.key}#${e.round}`),
-      )
-    : await PartialLog.create(plan.outDir, plan.header.base, plan.header);
+  plan.partialLog?.hold(heldFromResume(plan).map((e) => `${e.key}#${e.round}`));
+  const partial = plan.partialLog ?? (await PartialLog.create(plan.outDir, plan.header.base, plan.header));
   const sampler = options.cpuSampler ?? procCpuSampler(plan.cores);
   if (plan.settleSeconds > 0)
     plan.machine.attente = await settle(plan.settleSeconds, plan.cores.length, { sampler, signal: options.signal });

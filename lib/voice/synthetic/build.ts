@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -117,9 +117,10 @@ export function buildSyntheticVoice(spec: SyntheticSpec): BuiltVoice {
 }
 
 async function writeAtomically(file: string, data: Uint8Array | string): Promise<void> {
-  const tmp = `${file}.tmp-${process.pid}-${Date.now()}`;
+  // A name no one can guess, created exclusively: a link planted at a predictable name is never written through.
+  const tmp = `${file}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`;
   try {
-    await writeFile(tmp, data);
+    await writeFile(tmp, data, { flag: 'wx' });
     await rename(tmp, file);
   } catch (err) {
     await rm(tmp, { force: true });

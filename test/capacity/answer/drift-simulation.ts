@@ -108,7 +108,7 @@ export function simulateRun(p: Prng, m: SimMachine, v: SimVariant, phase: 'run' 
     const edge = kept.map((x) => (v.steal === 'covariate' ? x.s / (1 - x.steal) : x.s));
     const speed = speedEstimate(edge);
     const answer = liveAnswer(held, speed);
-    if (held > 0 && search.count(held) < 3) out.thin += 1;
+    if (held > 0 && search.support(held) < 3) out.thin += 1;
     out.answers.push(answer);
     out.predictions.push(
       prediction({

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { runCapacity } from '../../../lib/capacity/run/run-capacity.js';
 import { sharedVoicesDir, tempDir } from '../../helpers/paths.js';
+import { startWyomingServer } from '../../helpers/speech-servers.js';
 
 describe('an interrupted capacity run', () => {
   it('keeps its finished trials in the partial file, and --resume carries on without running them again', async () => {
@@ -56,5 +57,39 @@ describe('an interrupted capacity run', () => {
     assert.equal(new Set(again).size, firstHeld ? 3 : 4);
     assert.equal(again.includes(first[0] ?? ''), !firstHeld);
     assert.equal(existsSync(partial), false);
+  });
+
+  it('a resumed server run sends its text at the same --text-rate and waits the same --server-timeout-s', async () => {
+    const server = await startWyomingServer({ speed: 3, slots: 1, audioSeconds: 0.3, streaming: true });
+    try {
+      const outDir = path.join(tempDir('capacity-resume-server'), 'm');
+      const controller = new AbortController();
+      const err = await runCapacity({
+        server: server.url,
+        textRateCps: 400,
+        serverTimeoutMs: 7000,
+        lines: ['Oui.', 'Non.'],
+        // Room for more trials than the one it is interrupted after.
+        maxStreams: 4,
+        rounds: 1,
+        prebuffersMs: [0],
+        settleSeconds: 0,
+        outDir,
+        signal: controller.signal,
+        onProgress: (e) => {
+          if (e.kind === 'trial-end') controller.abort();
+        },
+      }).then(
+        () => undefined,
+        (e: Error & { code?: string }) => e,
+      );
+      assert.equal(err?.code, 'ABORTED');
+      const partial = /--resume (\S+)$/.exec(err?.message ?? '')?.[1] as string;
+      const { archive } = await runCapacity({ resume: partial, settleSeconds: 0 });
+      assert.equal(archive.serveur?.debit_texte_cps, 400);
+      assert.equal(archive.serveur?.envoi, 'flux');
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -77,3 +77,30 @@ describe('drift during a run (fake machine, virtual time)', () => {
     for (const e of archive.capacite) assert.equal(e.derive_vue, null);
   });
 });
+
+describe('an edge that moves down late', () => {
+  it('keeps the whole trials that served more: published on trials at its K and above, not left short', async () => {
+    // x10.2 under load in rounds 1 and 2 (9 held twice), x8.7 in round 3: 9 fails, the edge falls to 8, tried once;
+    // --max-minutes 0.8 (virtual) leaves no room for a fourth round to try 8 again.
+    const { archive } = await sweepOn({
+      machine,
+      layouts: [own],
+      arrivals: 'staggered',
+      maxMinutes: 0.8,
+      onProgress: (e, m) => {
+        if (e.kind === 'trial-start') m.factor = e.round >= 3 ? 0.85 : 1;
+      },
+    });
+    const e = archive.capacite[0] as CapacityEntry;
+    const at = (k: number) => e.preuves.find((p) => p.flux === k);
+    assert.equal(e.flux_tenu_essais, 8, e.phrase);
+    // One whole trial at 8, but the two at 9 that held show 8 too: 3 in all.
+    assert.equal(at(8)?.essais_tenus, 1, e.phrase);
+    assert.equal(at(9)?.essais_tenus, 2, e.phrase);
+    assert.deepEqual([e.essais_manquants, e.prevision !== null], [0, true], e.phrase);
+    assert.match(
+      archive.plans?.[0]?.phrase ?? '',
+      /^fake-voice: plan on \d+ live listeners? with one process per stream/,
+    );
+  });
+});

@@ -1,0 +1,90 @@
+// light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
+import assert from 'node:assert/strict';
+import { chmodSync, chownSync, mkdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { PartialLog, takeOver } from '../../lib/archive/partial.js';
+import { tempDir } from '../helpers/paths.js';
+
+describe('the partial file in a shared or damaged folder', () => {
+  it('a whole last line that only lost its newline is kept and ended, not cut', async () => {
+    const dir = tempDir('partial');
+    const file = path.join(dir, 'run.jsonl');
+    writeFileSync(file, '{"kind":"header"}\n{"kind":"round","key":"a","round":1}');
+    const log = await PartialLog.reopen(file, []);
+    assert.equal(readFileSync(file, 'utf8'), '{"kind":"header"}\n{"kind":"round","key":"a","round":1}\n');
+    await log.append({ key: 'b', round: 1, order: 2, run: {} });
+    assert.equal(readFileSync(file, 'utf8').split('\n').filter(Boolean).length, 3);
+    await log.remove();
+    // A line cut in the middle is still removed.
+    writeFileSync(file, '{"kind":"header"}\n{"kind":"rou');
+    const again = await PartialLog.reopen(file, []);
+    assert.equal(readFileSync(file, 'utf8'), '{"kind":"header"}\n');
+    await again.remove();
+  });
+
+  it("taking over a dead run's lock never removes the lock another run took first", async () => {
+    const dir = tempDir('partial-lock');
+    const file = path.join(dir, 'run.jsonl');
+    // This run read the dead holder 999999; meanwhile a live run (this test's parent, say) took the lock over.
+    writeFileSync(`${file}.lock`, String(process.ppid));
+    await assert.rejects(takeOver(file, '999999'), /is being written by another piper-parallel run/);
+    assert.equal(readFileSync(`${file}.lock`, 'utf8'), String(process.ppid));
+    // The dead holder's lock itself is taken away.
+    writeFileSync(`${file}.lock`, '999999');
+    await takeOver(file, '999999');
+    assert.throws(() => readFileSync(`${file}.lock`), /ENOENT/);
+    // So is a lock left empty or garbled (a crash while it was made): a resume is not refused for ever.
+    writeFileSync(file, '{"kind":"header"}\n');
+    writeFileSync(`${file}.lock`, '');
+    const log = await PartialLog.reopen(file, []);
+    assert.equal(readFileSync(`${file}.lock`, 'utf8'), String(process.pid));
+    await log.remove();
+  });
+
+  it('a .partial folder anyone can write to, or of another user, is refused; a link is never written through', async () => {
+    const open = path.join(tempDir('partial-open'), 'm');
+    mkdirSync(path.join(open, '.partial'), { recursive: true });
+    chmodSync(path.join(open, '.partial'), 0o777);
+    await assert.rejects(
+      PartialLog.create(open, 'run', {}),
+      /\.partial can be written by any user: .*give another --out-dir/,
+    );
+    if (process.getuid?.() === 0) {
+      const theirs = path.join(tempDir('partial-theirs'), 'm');
+      mkdirSync(path.join(theirs, '.partial'), { recursive: true, mode: 0o755 });
+      chownSync(path.join(theirs, '.partial'), 12345, 12345);
+      await assert.rejects(PartialLog.create(theirs, 'run', {}), /belongs to another user \(uid 12345\)/);
+    }
+    const mine = path.join(tempDir('partial-mine'), 'm');
+    const log = await PartialLog.create(mine, 'run', {});
+    const elsewhere = path.join(tempDir('partial-target'), 'victim.txt');
+    writeFileSync(elsewhere, 'keep me\n');
+    unlinkSync(log.file);
+    symlinkSync(elsewhere, log.file);
+    await assert.rejects(log.append({ key: 'a', round: 1, order: 1, run: {} }), /ELOOP/);
+    assert.equal(readFileSync(elsewhere, 'utf8'), 'keep me\n');
+    await log.remove();
+  });
+});
+
+describe('what a killed run leaves', () => {
+  it("a dead run's temporary archive and partial lock are swept by the next run; a live run's are kept", async () => {
+    const { writeExclusive } = await import('../../lib/archive/writer.js');
+    const { existsSync } = await import('node:fs');
+    const dir = path.join(tempDir('sweep'), 'm');
+    mkdirSync(path.join(dir, '.partial'), { recursive: true, mode: 0o755 });
+    const dead = path.join(dir, '.capacity-x.999999.0f0e0d0c-0b0a-4908-8706-050403020100.tmp');
+    const live = path.join(dir, `.capacity-x.${process.ppid}.0f0e0d0c-0b0a-4908-8706-050403020101.tmp`);
+    writeFileSync(dead, 'half');
+    writeFileSync(live, 'half');
+    await writeExclusive(dir, 'capacity-y', '{}\n');
+    assert.equal(existsSync(dead), false, 'the dead run left its temporary archive');
+    assert.equal(existsSync(live), true, "a live run's temporary archive was removed");
+    const lock = path.join(dir, '.partial', 'old.jsonl.lock');
+    writeFileSync(lock, '999999');
+    const log = await PartialLog.create(dir, 'run', {});
+    assert.equal(existsSync(lock), false, 'a dead run left its lock');
+    await log.remove();
+  });
+});

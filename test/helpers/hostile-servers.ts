@@ -1,0 +1,159 @@
+/**
+ * Servers that are broken or hostile on purpose, on loopback only, each doing one named thing wrong:
+ * what a client of Wyoming or Piper's HTTP server must survive with one line and no hang. Written
+ * from the protocols' descriptions, not from lib/server.
+ */
+import http from 'node:http';
+import net from 'node:net';
+
+/** An OSC sequence (retitles a terminal window) and a bell: must never reach a terminal. */
+export const INJECTION = '\u001b]0;pwned\u0007\u001b[31m';
+
+export type HostileWyoming =
+  /** info `{"tts":[null]}`. */
+  | 'null-voices'
+  /** names and voices that are JSON objects with a "toString" key, and an escape sequence. */
+  | 'object-names'
+  /** every synthesize answered by an error whose text is an object. */
+  | 'error-object'
+  /** every synthesize answered twice, both answers in one write. */
+  | 'double-answer'
+  /** audio at 1 Hz: each byte would be a second of speech. */
+  | 'one-hertz'
+  /** never answers a synthesize: pings every 100 ms instead, forever. */
+  | 'pings'
+  /** answers describe with an event whose type carries an escape sequence. */
+  | 'evil-type';
+
+export type HostileHttp =
+  /** a 200 whose body never ends. */
+  | 'endless-body'
+  /** a 200 whose body comes a byte every 200 ms. */
+  | 'trickle';
+
+export interface Hostile {
+  url: string;
+  /** Connections open now. */
+  connections(): number;
+  close(): Promise<void>;
+}
+
+function event(type: string, data: Record<string, unknown>, payload?: Buffer): Buffer {
+  const body = Buffer.from(JSON.stringify(data));
+  const head = { type, data_length: body.length, payload_length: payload?.length ?? 0 };
+  return Buffer.concat([Buffer.from(`${JSON.stringify(head)}\n`), body, payload ?? Buffer.alloc(0)]);
+}
+
+/** Event types the client sent; each event's data and payload bytes are skipped (these servers never need them). */
+function types(onType: (type: string) => void): (b: Buffer) => void {
+  let buf = '';
+  let skip = 0;
+  return (b) => {
+    // latin1: one character a byte, so byte lengths slice the string exactly.
+    buf += b.toString('latin1');
+    for (;;) {
+      if (skip > 0) {
+        const n = Math.min(skip, buf.length);
+        buf = buf.slice(n);
+        skip -= n;
+        if (skip > 0) return;
+      }
+      const nl = buf.indexOf('\n');
+      if (nl < 0) return;
+      const line = buf.slice(0, nl);
+      buf = buf.slice(nl + 1);
+      try {
+        const h = JSON.parse(line) as { type?: unknown; data_length?: number; payload_length?: number };
+        skip = (h.data_length ?? 0) + (h.payload_length ?? 0);
+        if (typeof h.type === 'string') onType(h.type);
+      } catch {
+        // Not a header line: noise.
+      }
+    }
+  };
+}
+
+const fmt = { rate: 16000, width: 2, channels: 1 };
+const answer = (rate = 16000): Buffer =>
+  Buffer.concat([
+    event('audio-start', { ...fmt, rate }),
+    event('audio-chunk', { ...fmt, rate }, Buffer.alloc(8000)),
+    event('audio-stop', {}),
+  ]);
+
+function info(kind: HostileWyoming): Record<string, unknown> {
+  if (kind === 'null-voices') return { tts: [null] };
+  if (kind === 'object-names')
+    return {
+      tts: [{ name: { toString: 1 }, voices: [{ name: { toString: 1 } }, { name: `v${INJECTION}` }, null, 7] }],
+    };
+  return { tts: [{ name: `hostile${INJECTION}`, voices: [{ name: 'x' }], supports_synthesize_streaming: false }] };
+}
+
+function listen(server: net.Server | http.Server, sockets: Set<net.Socket>, scheme: string): Promise<Hostile> {
+  server.on('connection', (s: net.Socket) => {
+    sockets.add(s);
+    s.on('error', () => undefined);
+    s.on('close', () => sockets.delete(s));
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        url: `${scheme}://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
+        connections: () => sockets.size,
+        close: () =>
+          new Promise((done) => {
+            for (const s of sockets) s.destroy();
+            server.close(() => done());
+          }),
+      }),
+    ),
+  );
+}
+
+export function startHostileWyoming(kind: HostileWyoming): Promise<Hostile> {
+  const sockets = new Set<net.Socket>();
+  const timers = new Set<NodeJS.Timeout>();
+  const server = net.createServer((socket) => {
+    socket.on(
+      'data',
+      types((type) => {
+        if (type === 'describe' && kind === 'evil-type') return void socket.write(event(`info${INJECTION}`, {}));
+        if (type === 'describe') return void socket.write(event('info', info(kind)));
+        if (type !== 'synthesize') return;
+        if (kind === 'error-object')
+          return void socket.write(event('error', { text: { toString: 1 }, code: INJECTION }));
+        if (kind === 'double-answer') return void socket.write(Buffer.concat([answer(), answer()]));
+        if (kind === 'one-hertz') return void socket.write(answer(1));
+        if (kind === 'pings') {
+          const t = setInterval(() => socket.write(event('ping', { text: INJECTION })), 100);
+          timers.add(t);
+          socket.on('close', () => clearInterval(t));
+          return;
+        }
+        socket.write(answer());
+      }),
+    );
+  });
+  server.on('close', () => {
+    for (const t of timers) clearInterval(t);
+  });
+  return listen(server, sockets, 'tcp');
+}
+
+export function startHostileHttp(kind: HostileHttp): Promise<Hostile> {
+  const sockets = new Set<net.Socket>();
+  const server = http.createServer((req, res) => {
+    req.resume();
+    res.writeHead(200, { 'content-type': 'audio/wav' });
+    const tick = setInterval(
+      () => {
+        if (res.destroyed) return clearInterval(tick);
+        res.write(kind === 'endless-body' ? Buffer.alloc(1 << 20) : Buffer.from('R'));
+      },
+      kind === 'endless-body' ? 1 : 200,
+    );
+    res.on('close', () => clearInterval(tick));
+  });
+  return listen(server, sockets, 'http');
+}

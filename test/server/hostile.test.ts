@@ -1,0 +1,307 @@
+// light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
+/**
+ * A hostile or broken server (issue: nothing crashes, hangs or is lost): every fault of
+ * test/helpers/hostile-servers.ts against the client as a run uses it, on real sockets on loopback,
+ * each within a stated deadline; and two command lines end with one clean line on stderr.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { after, describe, it } from 'node:test';
+import { PiperParallelError } from '../../lib/core/errors.js';
+import { parseServerUrl, probeServer } from '../../lib/server/probe.js';
+import { wyomingLink } from '../../lib/server/wyoming/session.js';
+import { EventParser, encodeEvent } from '../../lib/server/wyoming/event.js';
+import { stillAnswering } from '../../lib/capacity/run/server.js';
+import type { ServerSession, SynthesisReply } from '../../lib/server/contract/session.js';
+import {
+  INJECTION,
+  startHostileHttp,
+  startHostileWyoming,
+  type Hostile,
+  type HostileWyoming,
+} from '../helpers/hostile-servers.js';
+import { startWyomingServer } from '../helpers/speech-servers.js';
+import { BIN, tempDir } from '../helpers/paths.js';
+
+const running: Array<{ close(): Promise<void> }> = [];
+after(async () => {
+  for (const s of running) await s.close();
+});
+
+async function hostile(kind: HostileWyoming): Promise<Hostile> {
+  const s = await startHostileWyoming(kind);
+  running.push(s);
+  return s;
+}
+
+const target = (url: string) => parseServerUrl(url);
+
+/** One sentence on a fresh session of the server, with `timeoutMs` per reply. */
+function oneSentence(url: string, timeoutMs: number): Promise<SynthesisReply> {
+  const t = target(url);
+  return new Promise((resolve) =>
+    wyomingLink(t, { now: () => performance.now(), replyTimeoutMs: timeoutMs }).open((r) => {
+      if (r.state === 'failed') return resolve({ state: 'failed', message: r.message });
+      r.session.synthesize('Bonjour.', (x) => {
+        r.session.close();
+        resolve(x);
+      });
+    }),
+  );
+}
+
+const within = async <T>(ms: number, p: Promise<T>): Promise<T> => {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`not settled within ${ms} ms: a hang`)), ms);
+  });
+  try {
+    return await Promise.race([p, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
+describe('a hostile Wyoming server', () => {
+  it('info {"tts":[null]}: a one-line refusal, not a crash in the socket listener', async () => {
+    const s = await hostile('null-voices');
+    await assert.rejects(within(5000, probeServer(target(s.url), 'Bonjour.', 2000)), (e: unknown) => {
+      assert.ok(e instanceof PiperParallelError);
+      assert.match(e.message, /its info lists no tts program/);
+      return true;
+    });
+  });
+
+  it('names that are objects with a "toString" key: read as words, never thrown', async () => {
+    const s = await hostile('object-names');
+    const d = await within(5000, probeServer(target(s.url), 'Bonjour.', 2000));
+    assert.ok(d.voices.includes('{"toString":1}'), d.voices.join());
+    assert.match(d.said, /^Wyoming TTS \{"toString":1\}; voices /);
+  });
+
+  it('an error whose text is an object: the sentence fails with that text, quoted', async () => {
+    const s = await hostile('error-object');
+    const r = await within(5000, oneSentence(s.url, 2000));
+    assert.deepEqual(r, { state: 'failed', message: 'the server answered error: {"toString":1}' });
+  });
+
+  it('two answers to one sentence: refused, not credited to the next request', async () => {
+    const s = await hostile('double-answer');
+    const r = await within(5000, oneSentence(s.url, 2000));
+    assert.equal(r.state, 'failed');
+    assert.match(r.state === 'failed' ? r.message : '', /audio-start that no request asked for \(a second answer\?\)/);
+  });
+
+  it('audio at 1 Hz: refused as implausible, so no byte counts as a second of speech', async () => {
+    const s = await hostile('one-hertz');
+    const r = await within(5000, oneSentence(s.url, 2000));
+    assert.deepEqual(r, {
+      state: 'failed',
+      message: 'the server sent an implausible audio format (1 Hz, 16-bit, 1 channel(s))',
+    });
+  });
+
+  it('pings instead of audio: the sentence fails at its timeout; pings do not move it', async () => {
+    const s = await hostile('pings');
+    const started = performance.now();
+    const r = await within(5000, oneSentence(s.url, 600));
+    assert.deepEqual(r, { state: 'failed', message: 'no audio event within 1 s' });
+    assert.ok(performance.now() - started < 2000, `${performance.now() - started} ms`);
+  });
+
+  it('the after-run check against a server that only pings: false within its timeout, its connection closed', async () => {
+    const s = await hostile('pings');
+    const t = target(s.url);
+    const handle = {
+      description: {
+        address: s.url,
+        protocol: 'wyoming' as const,
+        endpoint: null,
+        request: null,
+        streaming: false,
+        said: '',
+        voices: [],
+      },
+      link: (now: () => number) => wyomingLink(t, { now, replyTimeoutMs: 300 }),
+    };
+    assert.equal(await within(5000, stillAnswering(handle, 'Bonjour.', 300)), false);
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(s.connections(), 0, 'a connection left open would keep the process alive');
+  });
+
+  it('a probe asked after Ctrl-C ends at once, as interrupted (a probe cut mid-answer: the HTTP trickle below)', async () => {
+    const s = await hostile('pings');
+    const c = new AbortController();
+    c.abort();
+    await assert.rejects(probeServer(target(s.url), 'Bonjour.', 2000, c.signal), (e: unknown) => {
+      assert.ok(e instanceof PiperParallelError && e.code === 'ABORTED', String(e));
+      return true;
+    });
+  });
+});
+
+describe('a streamed text written slowly', () => {
+  it("a sentence's timer starts once its text is all sent, not while the client is still writing it", async () => {
+    const s = await startWyomingServer({ speed: 4.5, slots: 1, audioSeconds: 0.45, streaming: true });
+    running.push(s);
+    const t = target(s.url);
+    // 31 characters at 20 a second: 1.55 s of writing, with 0.6 s allowed per reply.
+    const r = await within(
+      8000,
+      new Promise<SynthesisReply>((resolve) =>
+        wyomingLink(t, { now: () => performance.now(), replyTimeoutMs: 600 }).open((o) => {
+          if (o.state === 'failed') return resolve({ state: 'failed', message: o.message });
+          const session = o.session as ServerSession & Required<Pick<ServerSession, 'stream'>>;
+          session.stream(['Un deux trois quatre cinq six.'], 20, (_, x) => {
+            session.close();
+            resolve(x);
+          });
+        }),
+      ),
+    );
+    assert.equal(r.state, 'done', r.state === 'failed' ? r.message : '');
+  });
+});
+
+describe('a hostile HTTP server', () => {
+  it('a body that never ends: refused past 64 MiB', async () => {
+    const s = await startHostileHttp('endless-body');
+    running.push(s);
+    await assert.rejects(within(20_000, probeServer(target(s.url), 'Bonjour.', 15_000)), /an answer over 64 MiB/);
+  });
+
+  it('a byte every 200 ms: the whole answer is due within the timeout, so it ends then', async () => {
+    const s = await startHostileHttp('trickle');
+    running.push(s);
+    const started = performance.now();
+    await assert.rejects(within(5000, probeServer(target(s.url), 'Bonjour.', 1000)), /no whole answer within 1 s/);
+    assert.ok(performance.now() - started < 2500);
+  });
+
+  it('interrupted while it trickles: ends at once, as interrupted', async () => {
+    const s = await startHostileHttp('trickle');
+    running.push(s);
+    const c = new AbortController();
+    setTimeout(() => c.abort(), 150);
+    const started = performance.now();
+    await assert.rejects(within(3000, probeServer(target(s.url), 'Bonjour.', 20_000, c.signal)), (e: unknown) => {
+      assert.ok(e instanceof PiperParallelError && e.code === 'ABORTED', String(e));
+      return true;
+    });
+    assert.ok(performance.now() - started < 1500);
+  });
+});
+
+describe('--server URLs', () => {
+  it('refuses a login or a path, takes http on its default port, needs a port for tcp', () => {
+    assert.throws(() => parseServerUrl('http://me:secret@127.0.0.1:5000'), /--server takes no user:password@/);
+    assert.throws(() => parseServerUrl('http://127.0.0.1:5000/api/tts'), /--server takes no path, got "\/api\/tts"/);
+    assert.deepEqual(parseServerUrl('http://127.0.0.1'), {
+      protocol: 'http',
+      host: '127.0.0.1',
+      port: 80,
+      address: 'http://127.0.0.1:80',
+    });
+    assert.equal(parseServerUrl('http://127.0.0.1:80/').port, 80);
+    assert.throws(() => parseServerUrl('tcp://127.0.0.1'), /--server needs a host and a port/);
+  });
+});
+
+describe('a large Wyoming event in many reads', () => {
+  it('is copied once, not once per read', () => {
+    const payload = Buffer.alloc(4 * 2 ** 20);
+    const bytes = encodeEvent('audio-chunk', { rate: 16000, width: 2, channels: 1 }, payload);
+    const parser = new EventParser();
+    const concat = Buffer.concat;
+    let calls = 0;
+    Buffer.concat = ((list: readonly Uint8Array[], n?: number) => {
+      calls += 1;
+      return concat(list, n);
+    }) as typeof Buffer.concat;
+    let events = 0;
+    try {
+      for (let at = 0; at < bytes.length; at += 16 * 1024)
+        events += parser.push(bytes.subarray(at, at + 16 * 1024)).length;
+    } finally {
+      Buffer.concat = concat;
+    }
+    assert.equal(events, 1);
+    // 257 reads: the old parser joined the buffer on every one of them.
+    assert.ok(calls <= 3, `${calls} joins`);
+  });
+});
+
+describe('the command line against hostile servers', () => {
+  // Asynchronous: the hostile servers live in this process, and a blocking spawn would keep them from answering.
+  const run = (args: string[]) =>
+    new Promise<{ status: number | null; stdout: string; stderr: string; seconds: number }>((resolve) => {
+      const dir = tempDir('hostile-cli');
+      const started = performance.now();
+      const child = spawn(process.execPath, [BIN, 'capacity', ...args, '--settle', '0', '--out-dir', `${dir}/m`], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+      child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+      // A hang would be killed here, and its null status fail the test.
+      const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+      child.on('close', (status) => {
+        clearTimeout(timer);
+        resolve({ status, stdout, stderr, seconds: (performance.now() - started) / 1000 });
+      });
+    });
+
+  it('an event type with an escape sequence: one line on stderr, exit 1, no control character printed', async () => {
+    const s = await hostile('evil-type');
+    const r = await run(['--server', s.url, '--server-timeout-s', '2']);
+    assert.equal(r.status, 1, r.stderr);
+    const lines = r.stderr.trim().split('\n');
+    assert.equal(lines.length, 1, r.stderr);
+    assert.match(
+      lines[0] ?? '',
+      /^piper-parallel: --server tcp:\/\/127\.0\.0\.1:\d+: the server answered describe with info\]0;pwned\[31m, not info/,
+    );
+    // eslint-disable-next-line no-control-regex -- the point: none may reach the terminal
+    assert.doesNotMatch(r.stdout + r.stderr, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    assert.ok(!(r.stdout + r.stderr).includes(INJECTION));
+  });
+
+  it('every hostile server: the run ends on its own within its deadline, one line at most on stderr, nothing raw', async () => {
+    const kinds: Array<[string, () => Promise<Hostile>]> = [
+      ...(['null-voices', 'object-names', 'error-object', 'double-answer', 'one-hertz'] as const).map(
+        (k): [string, () => Promise<Hostile>] => [k, () => hostile(k)],
+      ),
+      ...(['endless-body', 'trickle'] as const).map((k): [string, () => Promise<Hostile>] => [
+        k,
+        async () => {
+          const s = await startHostileHttp(k);
+          running.push(s);
+          return s;
+        },
+      ]),
+    ];
+    for (const [kind, start] of kinds) {
+      const s = await start();
+      const r = await run(['--server', s.url, '--server-timeout-s', '1', '--max-streams', '2', '--rounds', '1']);
+      assert.notEqual(r.status, null, `${kind}: killed by the test's timeout, a hang`);
+      assert.ok(r.seconds < 30, `${kind}: ${r.seconds} s`);
+      const errors = r.stderr.split('\n').filter((l) => l.startsWith('piper-parallel:'));
+      assert.ok(errors.length <= 1, `${kind}: ${r.stderr}`);
+      // eslint-disable-next-line no-control-regex -- the point: none may reach the terminal
+      assert.doesNotMatch(r.stdout + r.stderr, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/, kind);
+    }
+  });
+
+  it('a server that only pings: ends within its stated deadline with one line, and exits', async () => {
+    const s = await hostile('pings');
+    const r = await run(['--server', s.url, '--server-timeout-s', '1', '--max-streams', '1', '--rounds', '1']);
+    assert.notEqual(r.status, 0, r.stderr);
+    assert.notEqual(r.status, null, 'killed by the test timeout: a hang');
+    assert.ok(r.seconds < 20, `${r.seconds} s`);
+    const last = r.stderr.trim().split('\n').at(-1) ?? '';
+    assert.match(last, /^piper-parallel: .*no audio event within 1 s/);
+    // eslint-disable-next-line no-control-regex -- the point: none may reach the terminal
+    assert.doesNotMatch(r.stdout + r.stderr, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+  });
+});
