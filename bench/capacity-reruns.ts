@@ -38,7 +38,10 @@ for (const m of misses) process.stdout.write(`  miss: ${m}\n`);
 
 runs.forEach((a, i) => {
   const pub = a.capacite.filter(published);
-  const fewest = Math.min(...pub.map((e) => e.preuves.find((p) => p.flux === e.flux_tenu_essais)?.essais_entiers ?? 0));
+  // What an answer rests on: whole trials at its K or above that served with no gap (verdict.ts's trialsShort).
+  const support = (e: CapacityEntry): number =>
+    e.preuves.filter((p) => p.flux >= e.flux_tenu_essais).reduce((n, p) => n + p.essais_tenus, 0);
+  const fewest = Math.min(...pub.map(support));
   const widest = Math.max(
     0,
     ...pub.flatMap((e) =>
@@ -50,7 +53,7 @@ runs.forEach((a, i) => {
   const d = a.derive;
   process.stdout.write(
     `run ${i + 1} (${files[i]}): ${a.duree_s} s; ${pub.length} of ${a.capacite.length} answers published, the fewest ` +
-      `whole trials under one ${Number.isFinite(fewest) ? fewest : '-'}; widest S interval +/-${(widest * 100).toFixed(0)}% of S; ` +
+      `whole trials at or above its K under one ${Number.isFinite(fewest) ? fewest : '-'}; widest S interval +/-${(widest * 100).toFixed(0)}% of S; ` +
       `drift ${d ? `${d.vue ? 'seen' : 'not seen'}, ${((d.ecart ?? 0) * 100).toFixed(0)}%` : '-'}; steal at most ` +
       `${d?.vol_cpu_max === null || d?.vol_cpu_max === undefined ? '-' : `${(d.vol_cpu_max * 100).toFixed(1)}%`}; controls ${a.controle_tenu ? 'held' : 'FAILED'}\n`,
   );

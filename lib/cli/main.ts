@@ -6,7 +6,8 @@ import type { RunArmsOptions } from '../throughput/run/run-arms.js';
 import { COMMANDS, findCommand, type Command, type Values } from './commands.js';
 import { commandHelp, generalHelp } from './help.js';
 import { exitCodeFor, type Io } from './run-command.js';
-import { stripControl } from '../report/markdown.js';
+import { stripControl, stripControlKeepColour } from '../report/markdown.js';
+import { colorEnabled } from '../throughput/report/progress.js';
 
 /**
  * The terminal the command writes to. Every line goes through stripControl: server error text, archive strings and
@@ -14,9 +15,13 @@ import { stripControl } from '../report/markdown.js';
  * progress line (errRaw, the harness's own \r and erase) is written as it is.
  */
 export function processIo(): Io {
+  // On a colour terminal the tool's own four colour codes stay (paintStatus strips a line before painting it).
+  const clean = (stream: NodeJS.WriteStream) => (colorEnabled(stream) ? stripControlKeepColour : stripControl);
+  const out = clean(process.stdout);
+  const err = clean(process.stderr);
   return {
-    out: (t) => process.stdout.write(`${stripControl(t)}\n`),
-    err: (t) => process.stderr.write(`${stripControl(t)}\n`),
+    out: (t) => process.stdout.write(`${out(t)}\n`),
+    err: (t) => process.stderr.write(`${err(t)}\n`),
     errRaw: (t) => process.stderr.write(t),
     outTty: process.stdout.isTTY === true,
     errTty: process.stderr.isTTY === true,

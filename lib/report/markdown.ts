@@ -12,6 +12,20 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 /** Control characters removed: what any text printed on a terminal goes through. */
 export const stripControl = (text: string): string => text.replace(CONTROL, '');
 
+/** The colours the tool itself paints with (green, red, yellow, reset). */
+// eslint-disable-next-line no-control-regex -- the escape that opens a colour code is the point
+const OWN_COLOURS = /(\u001b\[(?:0|31|32|33)m)/;
+
+/**
+ * For a colour terminal: every control character removed but the four colour codes the tool paints with (a line is
+ * stripped before it is painted, so those are the tool's own; elsewhere they change a colour and nothing more).
+ */
+export const stripControlKeepColour = (text: string): string =>
+  text
+    .split(OWN_COLOURS)
+    .map((part, i) => (i % 2 === 1 ? part : stripControl(part)))
+    .join('');
+
 /** A string on one line of Markdown prose: no raw HTML, no inline link or image, no code span, one line. */
 export function mdText(text: string): string {
   return stripControl(text)

@@ -204,6 +204,7 @@ describe('a parent killed outright (SIGKILL: no handler runs)', () => {
   it('leaves no worker running 5 s later: each worker sees its channel close and exits', async () => {
     const w = workspace();
     let workers: number[] = [];
+    let poll: NodeJS.Timeout | undefined;
     const r = await runCli(
       [
         'capacity',
@@ -219,16 +220,25 @@ describe('a parent killed outright (SIGKILL: no handler runs)', () => {
         '0',
         '--out-dir',
         w.out,
+        // Its progress lines on stderr, where the test reads them.
+        '--json',
       ],
       {
         onStderr: (err, pid) => {
-          // Once trials run, the parent has workers: kill it where it stands.
-          if (workers.length > 0 || !/^trial 2 /m.test(err)) return;
-          workers = streamPids(pid);
-          process.kill(pid, 'SIGKILL');
+          // Once trials run, look every 20 ms for a moment the parent has workers (between two trials it may have
+          // none), and kill it there.
+          if (poll !== undefined || !/^trial 1 /m.test(err)) return;
+          poll = setInterval(() => {
+            const now = streamPids(pid);
+            if (now.length === 0 || workers.length > 0) return;
+            workers = now;
+            clearInterval(poll);
+            process.kill(pid, 'SIGKILL');
+          }, 20);
         },
       },
     );
+    clearInterval(poll);
     assert.equal(r.signal ?? 'SIGKILL', 'SIGKILL', r.stderr);
     assert.ok(workers.length > 0, 'no worker was seen before the kill');
     const deadline = Date.now() + 5000;

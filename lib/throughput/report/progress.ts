@@ -1,3 +1,4 @@
+import { stripControl } from '../../report/markdown.js';
 import type { Progress } from '../run/run-arms.js';
 
 export interface ProgressOptions {
@@ -99,10 +100,10 @@ export function colorEnabled(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv
   return stream.isTTY === true && (env.NO_COLOR === undefined || env.NO_COLOR === '');
 }
 
-/** OK in green, FAILED / TIMED-OUT in red, NOISY in yellow. */
+/** OK in green, FAILED / TIMED-OUT in red, NOISY in yellow; whatever control characters the line held, removed first. */
 export function paintStatus(line: string): string {
   return (
-    line
+    stripControl(line)
       // The status opens the arm line's last column (columns are two spaces apart).
       .replace(/(^| {2})OK\b/, '$1\x1b[32mOK\x1b[0m')
       .replace(/\b(FAILED|TIMED-OUT|ABORTED)\b/g, '\x1b[31m$1\x1b[0m')

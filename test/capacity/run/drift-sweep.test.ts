@@ -104,3 +104,28 @@ describe('an edge that moves down late', () => {
     );
   });
 });
+
+describe('a layout that cannot be the best', () => {
+  it('stops from round 3 on when its live speed lies wholly below another layout of the voice: its budget goes', async () => {
+    // 1 process x 2 threads whose threads get one core between them: half the live speed of a worker per listener.
+    const threads: Layout = { workers: 1, threads: 2, pinned: false, isolation: 'process' };
+    const { archive, sweeps } = await sweepOn({
+      machine: { ...machine, threadCores: () => 1 },
+      layouts: [own, threads],
+      arrivals: 'staggered',
+    });
+    const slow = sweeps.find((s) => s.layout === threads);
+    assert.match(
+      slow?.dropped ?? '',
+      /^after round 2 its live speed x[\d.]+ \[[\d.]+, [\d.]+\] lay wholly below one process per stream/,
+    );
+    const mine = archive.essais.filter((t) => t.disposition === slow?.name);
+    assert.ok(mine.length > 0 && mine.every((t) => t.manche <= 2), mine.map((t) => t.manche).join());
+    assert.ok(archive.essais.some((t) => t.disposition !== slow?.name && t.manche === 3));
+    const e = archive.capacite.find((c) => c.disposition === slow?.name);
+    assert.match(
+      e?.phrase ?? '',
+      /Fewer trials than asked at its edges: after round 2 .* it cannot be the best, so it stopped\./,
+    );
+  });
+});
