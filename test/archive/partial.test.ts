@@ -88,3 +88,37 @@ describe('what a killed run leaves', () => {
     await log.remove();
   });
 });
+
+describe('a resume takes the lock before it reads', () => {
+  it('a file another live run writes is refused first, before its header is acted on (here, a voice that is not there)', async () => {
+    const { runCapacity } = await import('../../lib/capacity/run/run-capacity.js');
+    const dir = path.join(tempDir('resume-lock'), 'm', '.partial');
+    mkdirSync(dir, { recursive: true, mode: 0o755 });
+    const capacity = path.join(dir, 'capacity-x.jsonl');
+    const header = {
+      kind: 'capacity',
+      base: 'capacity-x',
+      date_utc: '2026-12-03T00:00:00.000Z',
+      voices: ['no-such-voice'],
+      text: { source: 'x', lines: ['Oui.'] },
+      arrivals: 'together',
+      schedule: 'deadline',
+      firstAudioMs: 500,
+      maxStreams: 2,
+      rounds: 3,
+      prebuffersMs: [0],
+      maxMinutes: 7.5,
+      seed: 1,
+      label: null,
+      layouts: [{ workers: 'K', threads: 1, pinned: false, isolation: 'process' }],
+      command: 'x',
+    };
+    writeFileSync(capacity, `${JSON.stringify({ kind: 'header', header })}\n`);
+    // The holder is alive (this test's parent): a resume that planned first would fail on the voice instead.
+    writeFileSync(`${capacity}.lock`, String(process.ppid));
+    await assert.rejects(
+      runCapacity({ resume: capacity, settleSeconds: 0 }),
+      /is being written by another piper-parallel run/,
+    );
+  });
+});
