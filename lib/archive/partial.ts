@@ -183,7 +183,6 @@ export async function takeOver(file: string, seen: string): Promise<void> {
     `${file} is being written by another piper-parallel run (pid ${now.trim() || '?'}); wait for it to end`,
   );
 }
-const running = alive;
 
 /** Locks of processes that are gone (killed before their exit handler ran): nothing holds them. */
 async function sweepLocks(dir: string): Promise<void> {
@@ -235,7 +234,7 @@ async function lock(file: string): Promise<void> {
       continue; // Gone meanwhile: try again.
     }
     const holder = Number(seen.trim());
-    if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && running(holder))
+    if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && alive(holder))
       throw new PiperParallelError(
         'USAGE',
         `${file} is being written by another piper-parallel run (pid ${holder}); wait for it to end, ` +

@@ -6,6 +6,7 @@
  * noise (a t test between them, Bonferroni over the pairs of thirds, 5%). Only then is it folded into
  * what a rerun may answer: a rerun may run wholly at the slowest (or fastest) level this run saw.
  */
+import { maxOf, minOf } from '../../core/extremes.js';
 import { studentQuantile } from '../../measure/student.js';
 import type { TrialRecord } from '../archive/schema.js';
 
@@ -91,8 +92,8 @@ export function driftOf(all: readonly DriftPoint[]): DriftSeen {
   const points = all.filter((p) => (sizes.get(p.group) ?? 0) >= 2);
   const none: DriftSeen = { thirds: [], trials: points.length, range: null, seen: false, lowLog: 0, highLog: 0 };
   if (points.length < 4) return none;
-  const t0 = Math.min(...points.map((p) => p.atMs));
-  const t1 = Math.max(...points.map((p) => p.atMs));
+  const t0 = minOf(points.map((p) => p.atMs));
+  const t1 = maxOf(points.map((p) => p.atMs));
   const width = (t1 - t0) / 3;
   const third = points.map((p) => (width > 0 ? Math.min(2, Math.floor((p.atMs - t0) / width)) : 0));
   const { g, h } = fit(points, third);

@@ -4,6 +4,7 @@
  */
 import type { CapacityEntry, TrialRecord } from '../archive/schema.js';
 import type { DriftSeen } from './drift.js';
+import { maxOf } from '../../core/extremes.js';
 
 /** Steal above this share of the cores' time in a round is said on the terminal. */
 export const STEAL_SAID = 0.03;
@@ -111,7 +112,7 @@ export function stealByRound(trials: readonly TrialRecord[]): RoundSteal[] {
 
 /** Said when a round's steal passes STEAL_SAID; null otherwise. */
 export function stealLine(rounds: readonly RoundSteal[]): string | null {
-  const most = Math.max(0, ...rounds.map((r) => r.vol_cpu ?? 0));
+  const most = Math.max(0, maxOf(rounds.map((r) => r.vol_cpu ?? 0)));
   if (most <= STEAL_SAID) return null;
   const each = rounds.map((r) => `round ${r.manche} ${pct(r.vol_cpu ?? 0)}`).join(', ');
   return (

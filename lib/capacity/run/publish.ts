@@ -18,10 +18,10 @@ import {
 import type { Sweep } from './sweep.js';
 import { capacityEntry, voiceVerdict } from '../answer/verdict.js';
 import { percentUp, rateUpperBound } from '../answer/evidence.js';
-import { edgeTrials, roundLogSpeeds } from '../answer/live.js';
+import { DEFAULT_DRIFT_SD, edgeTrials, roundLogSpeeds } from '../answer/live.js';
 import { GAP_TOLERANCE_MS } from '../trial/playback.js';
+import { maxOf } from '../../core/extremes.js';
 import { driftOf, driftPoints } from '../answer/drift.js';
-import { DEFAULT_DRIFT_SD } from '../answer/live.js';
 import { historyKey, measuredDrift, speedDraw, type History } from './history.js';
 import { driftLine, planOn, stealByRound, stealLine } from '../answer/plan-on.js';
 import { SERVER_LAYOUT, SERVER_VOICE } from './server.js';
@@ -236,7 +236,7 @@ export function capacityArchive(
     serveur: server,
     essais: trials,
     capacite,
-    plans: plans.map((p) => ({ ...p })),
+    plans,
     derive: {
       tiers: drift.thirds.map((t) => ({
         de_ms: t.fromMs,
@@ -251,7 +251,7 @@ export function capacityArchive(
       bas: Math.exp(drift.lowLog),
       haut: Math.exp(drift.highLog),
       vol_cpu_par_manche: steal,
-      vol_cpu_max: steal.length > 0 ? Math.max(...steal.map((r) => r.vol_cpu ?? 0)) : null,
+      vol_cpu_max: steal.length > 0 ? maxOf(steal.map((r) => r.vol_cpu ?? 0)) : null,
       phrase: driftLine(drift),
       phrase_vol: stealSaid,
     },
