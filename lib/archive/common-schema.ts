@@ -60,6 +60,10 @@ export const MachineSchema = z.object({
   memoire_octets: z.number(),
   charge_avant: z.array(z.number()),
   charge_apres: z.array(z.number()).nullable(),
+  /** The governor and temperature again at the end (absent: older archives), and the warning when they moved. */
+  gouverneur_apres: z.string().nullable().optional(),
+  temperature_apres_c: z.number().nullable().optional(),
+  avertissement_chaleur: z.string().nullable().optional(),
   hote: z.string(),
   version_node: z.string(),
   version_onnxruntime: z.string(),

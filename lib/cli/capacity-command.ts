@@ -1,5 +1,7 @@
 /** `piper-parallel capacity`: how many live streams each layout serves before a gap; prints, archives, reports. */
 import path from 'node:path';
+import { CapacityLiveLine } from './capacity-live.js';
+import { sessionLine } from '../voice/session-profile.js';
 import { writeExclusive } from '../archive/writer.js';
 import type { ArrivalPattern } from '../capacity/trial/arrivals.js';
 import { defaultLayouts } from '../capacity/trial/layouts.js';
@@ -26,6 +28,7 @@ export interface CapacityFlags {
   'max-minutes'?: string;
   seed?: string;
   label?: string;
+  session?: string;
   isolation?: string;
   server?: string;
   'server-timeout-s'?: string;
@@ -63,6 +66,7 @@ function capacityOptions(f: CapacityFlags): CapacityOptions {
     maxMinutes: f['max-minutes'] === undefined ? undefined : parsePositive(f['max-minutes'], '--max-minutes', '7.5'),
     seed: f.seed === undefined ? undefined : parseWhole(f.seed, '--seed', 0),
     label: f.label,
+    session: f.session,
     settleSeconds: settleSeconds(f.settle),
     layouts: isolation === undefined ? undefined : defaultLayouts(allowedCores().length, isolation),
     server: f.server,
@@ -79,14 +83,17 @@ function capacityOptions(f: CapacityFlags): CapacityOptions {
 }
 
 function progressLine(e: CapacityProgress): string | undefined {
-  if (e.kind === 'voices')
-    return e.voices
-      .map((v) =>
+  if (e.kind === 'voices') {
+    const local = e.voices.some((v) => v.name !== SERVER_VOICE);
+    return [
+      ...e.voices.map((v) =>
         v.name === SERVER_VOICE
           ? 'server: a running server, measured from outside (a connection per listener)'
           : `voice ${v.name}${v.synthetic ? ': SYNTHETIC stand-in' : ': real Piper voice'}`,
-      )
-      .join('\n');
+      ),
+      ...(local ? [sessionLine(e.session)] : []),
+    ].join('\n');
+  }
   if (e.kind === 'calibrated' && e.voice === SERVER_VOICE)
     return (
       `server: one connection alone x${e.speed.toFixed(1)} real time, sentences ${e.sentenceAudioSeconds.map((s) => s.toFixed(1)).join(', ')} s, ` +
@@ -146,6 +153,18 @@ async function writeCapacityReports(file: string, a: CapacityArchive): Promise<s
   ];
 }
 
+/** Per voice its one line (the number to plan on, or why none) and its verdict indented; the run's lines after. */
+export function closingLines(a: Pick<CapacityArchive, 'plans' | 'derive' | 'phrases'>): string[] {
+  const plans = a.plans ?? [];
+  // The run's first phrases are its voices' verdicts, in the plans' order.
+  const perVoice = plans.length > 0 ? a.phrases.slice(0, plans.length) : [];
+  const lines = plans.flatMap((p, i) => [p.ligne ?? p.phrase, ...(perVoice[i] ? [`  ${perVoice[i]}`] : [])]);
+  if (a.derive) lines.push(a.derive.phrase);
+  if (a.derive?.phrase_vol) lines.push(a.derive.phrase_vol);
+  for (const p of a.phrases.slice(perVoice.length)) lines.push(`capacity: ${p}`);
+  return lines;
+}
+
 export async function capacityCommand(
   flags: CapacityFlags,
   command: string,
@@ -155,21 +174,26 @@ export async function capacityCommand(
   const options = capacityOptions(flags);
   const say = flags.quiet ? () => undefined : (line: string): void => (flags.json ? io.err : io.out)(line);
   const started = Date.now();
+  // On a terminal, the trial under way redrawn in place, as the throughput run's live line.
+  const live = io.errTty && io.errRaw && !flags.quiet ? new CapacityLiveLine(io.errRaw) : undefined;
   const { archive, path: file } = await runCapacity({
     ...options,
     command,
     signal,
     onProgress: (e) => {
       const l = progressLine(e);
-      if (l) say(l);
+      if (l) {
+        live?.clear();
+        say(l);
+      }
+      live?.handle(e);
     },
   });
+  live?.clear();
   if (flags.json) io.out(JSON.stringify(archive, null, 2));
-  // The lines a deployer acts on come first; the details after them.
-  for (const p of archive.plans ?? []) say(p.phrase);
-  if (archive.derive) say(archive.derive.phrase);
-  if (archive.derive?.phrase_vol) say(archive.derive.phrase_vol);
-  for (const p of archive.phrases) say(`capacity: ${p}`);
+  // Per voice, the line a deployer acts on first, its details indented under it; then the machine's drift.
+  for (const l of closingLines(archive)) say(l);
+  if (archive.machine_detail.avertissement_chaleur) say(archive.machine_detail.avertissement_chaleur);
   const rerun = archive.essais.filter((t) => !t.controle_tenu).length;
   const broken = archive.capacite.filter((c) => c.borne === 'erreur').length;
   const why =

@@ -39,6 +39,11 @@ export const FLAGS = {
     'what a timed pass covers: phoneme ids to audio (model; default with onnxruntime alone) or text ' +
       'to audio, phonemizing included (text; the default with sherpa)',
   ),
+  session: text(
+    'piper-tts|libpiper',
+    "whose onnxruntime session settings: piper-tts (default: Python Piper's, as the piper CLI, its HTTP server and " +
+      "wyoming-piper run) or libpiper (Piper's C++ library's)",
+  ),
   arrivals: text(
     'together|staggered|poisson',
     'when listeners arrive (default staggered: spread evenly over one mean sentence; poisson is seeded)',
@@ -80,7 +85,7 @@ export const FLAGS = {
   precision: text('PCT', 'retired: a run without --rounds stops when its questions are answered (refused, saying so)'),
   'max-minutes': text(
     'M',
-    'the time budget in minutes, settling included (a sequential run: default 10; capacity: default 8)',
+    'the time budget in minutes, settling included (a sequential run: default 10; capacity: default 7.5)',
   ),
   settle: text(
     'SECONDS',

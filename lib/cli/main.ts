@@ -5,6 +5,7 @@ import { TOOL_VERSION } from '../core/version.js';
 import type { RunArmsOptions } from '../throughput/run/run-arms.js';
 import { COMMANDS, findCommand, type Command, type Values } from './commands.js';
 import { commandHelp, generalHelp } from './help.js';
+import { completionScript } from './completion.js';
 import { exitCodeFor, type Io } from './run-command.js';
 import { stripControl, stripControlKeepColour } from '../report/markdown.js';
 import { colorEnabled } from '../throughput/report/progress.js';
@@ -16,10 +17,13 @@ import { colorEnabled } from '../throughput/report/progress.js';
  */
 export function processIo(): Io {
   // On a colour terminal the tool's own four colour codes stay (paintStatus strips a line before painting it).
-  const clean = (stream: NodeJS.WriteStream) => (colorEnabled(stream) ? stripControlKeepColour : stripControl);
-  const out = clean(process.stdout);
-  const err = clean(process.stderr);
+  const outColour = colorEnabled(process.stdout);
+  const errColour = colorEnabled(process.stderr);
+  const out = outColour ? stripControlKeepColour : stripControl;
+  const err = errColour ? stripControlKeepColour : stripControl;
   return {
+    outColour,
+    errColour,
     out: (t) => process.stdout.write(`${out(t)}\n`),
     err: (t) => process.stderr.write(`${err(t)}\n`),
     errRaw: (t) => process.stderr.write(t),
@@ -34,6 +38,35 @@ export type RunDeps = Pick<RunArmsOptions, 'adapters'>;
 
 /** A word that reads as a negative number ("-5", "-0.5 °C") is a value, never an option. */
 const NEGATIVE = /^-\d|^-\.\d/;
+
+/** `help` alone: the general page; `help COMMAND`: that command's. */
+function helpCommand(args: string[], io: Io): number {
+  const [name, extra] = args;
+  if (name === undefined) {
+    io.out(generalHelp(COMMANDS));
+    return 0;
+  }
+  const command = extra === undefined ? findCommand(name) : undefined;
+  if (!command)
+    throw new PiperParallelError(
+      'USAGE',
+      `help takes one command name, got "${args.join(' ')}"; the commands are ${COMMANDS.map((c) => c.name).join(', ')}`,
+    );
+  io.out(commandHelp(command));
+  return 0;
+}
+
+/** `completion bash` or `completion zsh`: the script, made from the commands' own flag tables. */
+function completionCommand(args: string[], io: Io): number {
+  const [shell, extra] = args;
+  if ((shell !== 'bash' && shell !== 'zsh') || extra !== undefined)
+    throw new PiperParallelError(
+      'USAGE',
+      `completion takes bash or zsh, got "${args.join(' ')}"; e.g. source <(piper-parallel completion bash)`,
+    );
+  io.out(completionScript(shell, COMMANDS));
+  return 0;
+}
 
 /** The command named first, else the default run (no word, a flag, or a pass count first). */
 function chooseCommand(argv: string[]): { command: Command; rest: string[] } {
@@ -117,10 +150,12 @@ export async function main(argv: string[], io: Io = processIo(), deps: RunDeps =
     io.out(generalHelp(COMMANDS));
     return 0;
   }
-  if (argv.length === 1 && argv[0] === '--version') {
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     io.out(TOOL_VERSION);
     return 0;
   }
+  if (argv[0] === 'help') return helpCommand(argv.slice(1), io);
+  if (argv[0] === 'completion') return completionCommand(argv.slice(1), io);
   const { command, rest } = chooseCommand(argv);
   const { values, positionals } = parseFor(command, rest);
   if (values.help === true) {

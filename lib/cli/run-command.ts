@@ -16,6 +16,7 @@ export interface RunFlags {
   isolation?: string;
   engine?: string;
   scope?: string;
+  session?: string;
   warmup?: string;
   rounds?: string;
   seed?: string;
@@ -41,9 +42,12 @@ export interface Io {
   err: (text: string) => void;
   /** Raw stderr for the live progress line (no newline added); absent: no live line. */
   errRaw?: (text: string) => void;
-  /** Whether stdout / stderr are terminals (colour, live progress). */
+  /** Whether stdout / stderr are terminals (the live progress line). */
   outTty?: boolean;
   errTty?: boolean;
+  /** Whether stdout / stderr take colour (colorEnabled: FORCE_COLOR, NO_COLOR, TERM=dumb); absent: decided from the Tty flags. */
+  outColour?: boolean;
+  errColour?: boolean;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -76,6 +80,7 @@ function runOptions(flags: RunFlags): RunArmsOptions {
         ? undefined
         : parseChoice<EngineChoice>(flags.engine, '--engine', ['onnxruntime', 'sherpa', 'both']),
     scope: flags.scope === undefined ? undefined : parseChoice<Scope>(flags.scope, '--scope', ['model', 'text']),
+    session: flags.session,
     label: flags.label,
     voices: flags.voice,
     textFile: textFile(flags['text-file'], flags.resume),
@@ -124,8 +129,8 @@ function progressPrinter(
 /** What a look settled: the questions still open by name, and why the run stops if it does. */
 export function lookLine(e: Extract<Progress, { kind: 'look' }>): string {
   const where = e.look > 0 ? `look ${e.look}/${e.looks} after round ${e.round}` : `after round ${e.round}`;
-  const open = e.open.length > 0 ? `open: ${e.open.join('; ')}` : 'every question answered';
-  return `${where}: ${open}${e.stop ? `; stopping: ${e.stop}` : ''}`;
+  if (e.open.length === 0) return `${where}: stopping${e.stop ? `, ${e.stop}` : ''}`;
+  return `${where}: open: ${e.open.join('; ')}${e.stop ? `; stopping: ${e.stop}` : ''}`;
 }
 
 /** The verdict and the closing lines, then the reports beside the archive; returns the exit code. */
@@ -144,6 +149,7 @@ async function publish(
         ? 'controls: all held'
         : `controls: FAILED in ${a.bras.filter((b) => !b.controle_tenu).length} arm(s): nothing from this run may be published`,
     );
+    if (a.machine_detail.avertissement_chaleur) say(a.machine_detail.avertissement_chaleur);
     for (const l of decisionBlock(a)) say(l);
     say(`wall time: ${((Date.now() - startedMs) / 1000).toFixed(1)} s`);
   }
@@ -175,7 +181,9 @@ export async function runCommand(
   const options = runOptions(flags);
   // Human output goes to stderr with --json so stdout carries only the archive.
   const toErr = flags.json === true;
-  const paint = colorEnabled({ isTTY: toErr ? io.errTty : io.outTty }, io.env) ? paintStatus : (l: string) => l;
+  const colour =
+    (toErr ? io.errColour : io.outColour) ?? colorEnabled({ isTTY: toErr ? io.errTty : io.outTty }, io.env);
+  const paint = colour ? paintStatus : (l: string) => l;
   const progress = flags.quiet
     ? undefined
     : io.errTty && io.errRaw

@@ -80,6 +80,51 @@ export async function machineBlock(readers: MachineReaders = SYSTEM_READERS): Pr
   };
 }
 
+/** A hot board throttles: the temperature at the end from which, or the rise over the run by which, it is said. */
+export const HOT_C = 80;
+export const WARMED_C = 15;
+
+/**
+ * The warning when the clocks may have moved under the run: the governor changed, or the CPU ended hot or
+ * much warmer than it began. null when neither (or nothing could be read, as on most VMs).
+ */
+export function throttleWarning(
+  before: Pick<MachineBlock, 'gouverneur' | 'temperature_c'>,
+  after: { gouverneur: string | null; temperature_c: number | null },
+): string | null {
+  const said: string[] = [];
+  if (before.gouverneur && after.gouverneur && before.gouverneur !== after.gouverneur)
+    said.push(`the CPU governor changed during the run (${before.gouverneur}, then ${after.gouverneur})`);
+  const t0 = before.temperature_c;
+  const t1 = after.temperature_c;
+  if (t1 !== null && (t1 >= HOT_C || (t0 !== null && t1 - t0 >= WARMED_C)))
+    said.push(
+      `the CPU went from ${t0 === null ? 'an unread temperature' : `${Math.round(t0)} °C`} to ${Math.round(t1)} °C`,
+    );
+  if (said.length === 0) return null;
+  return (
+    `warning: ${said.join(', and ')}: a hot or re-clocked CPU runs slower, so later rounds or trials may be; ` +
+    'cool it or fix the governor (performance), let it settle, and run again'
+  );
+}
+
+/** The governor and temperature again, after the run, and the warning when they moved. */
+export async function machineEnd(
+  before: MachineBlock,
+  readers: MachineReaders = SYSTEM_READERS,
+): Promise<Pick<MachineBlock, 'gouverneur_apres' | 'temperature_apres_c' | 'avertissement_chaleur'>> {
+  const [cpu, temp] = await Promise.all([
+    readers.cpu().catch(() => undefined),
+    readers.temperature().catch(() => undefined),
+  ]);
+  const after = { gouverneur: cpu?.governor || readers.governorFile() || null, temperature_c: known(temp?.main) };
+  return {
+    gouverneur_apres: after.gouverneur,
+    temperature_apres_c: after.temperature_c,
+    avertissement_chaleur: throttleWarning(before, after),
+  };
+}
+
 /**
  * What identifies a machine across runs (not its load or clocks). The cores the run may use count:
  * a run held to 2 of 8 CPUs by taskset or a container's cpuset is another machine than all 8.

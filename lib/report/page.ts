@@ -16,7 +16,7 @@ export const chartFigure = async (chart: ChartSpec): Promise<string> =>
 const STYLE = `body{font:15px/1.45 system-ui,sans-serif;max-width:72rem;margin:2rem auto;padding:0 1rem;color:#111}
 table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left}
 .ok{color:#0a6b2c}.failed{color:#a50f15;font-weight:600}.banner{padding:.6rem 1rem;border-left:4px solid #e6550d;background:#fff4ec}
-figure{margin:1.5rem 0}figcaption{font-size:.9rem;color:#333}`;
+figure{margin:1.5rem 0}figcaption{font-size:.9rem;color:#333}li.detail{margin-left:1.5rem;list-style:circle}`;
 
 /**
  * One self-contained page: no script, no stylesheet or font to fetch (the policy forbids any

@@ -68,6 +68,24 @@ function ttsPrograms(info: Record<string, unknown>): { names: string[]; voices: 
   };
 }
 
+/** A list longer than this is a catalogue (wyoming-piper lists all of voices.json, each "installed"), not what is loaded. */
+const MAX_VOICES_KEPT = 8;
+
+/**
+ * The voices the archive keeps: the one loaded where the server says (Piper's HTTP /info), else the list when short;
+ * a catalogue is counted, not copied (wyoming-piper's info weighs 83 KB for its 163 voices).
+ */
+export function servedVoices(listed: readonly string[], loaded?: string): { voices: string[]; words: string } {
+  if (loaded !== undefined)
+    return {
+      voices: [loaded],
+      words: `voice ${loaded} loaded${listed.length > 1 ? ` (${listed.length} listed)` : ''}`,
+    };
+  if (listed.length === 0) return { voices: [], words: 'voices not listed' };
+  if (listed.length <= MAX_VOICES_KEPT) return { voices: [...listed], words: `voices ${listed.join(', ')}` };
+  return { voices: [], words: `${listed.length} voices listed, a catalogue (it does not say which one is loaded)` };
+}
+
 function aborted(t: ServerTarget): PiperParallelError {
   return new PiperParallelError(
     'ABORTED',
@@ -95,8 +113,8 @@ function describeWyoming(t: ServerTarget, timeoutMs: number, signal?: AbortSigna
         endpoint: null,
         request: null,
         streaming: p.streaming,
-        said: `Wyoming TTS ${p.names.join(', ')}; voices ${p.voices.join(', ') || 'not listed'}`,
-        voices: p.voices,
+        said: `Wyoming TTS ${p.names.join(', ')}; ${servedVoices(p.voices).words}`,
+        voices: servedVoices(p.voices).voices,
       });
     });
     const onAbort = (): void => conn.fail(new Error('interrupted'));
@@ -173,12 +191,8 @@ async function describeHttp(
   const voices = await getJson(t, '/voices', timeoutMs, signal);
   if (signal?.aborted) throw aborted(t);
   const voice = isRecord(info) && isRecord(info.voice) ? info.voice.name : undefined;
-  const names = [
-    ...new Set([
-      ...(typeof voice === 'string' ? [textOf(voice)] : []),
-      ...(isRecord(voices) ? Object.keys(voices).map(textOf) : []),
-    ]),
-  ];
+  const listed = isRecord(voices) ? Object.keys(voices).map(textOf) : [];
+  const served = servedVoices(listed, typeof voice === 'string' ? textOf(voice) : undefined);
   const release =
     style === 'synthesize-json'
       ? 'piper1-gpl 1.5 or later'
@@ -191,8 +205,8 @@ async function describeHttp(
     endpoint,
     request: style,
     streaming: false,
-    said: `Piper HTTP server (${styleWords(style)}: ${release}); voices ${names.join(', ') || 'not listed'}`,
-    voices: names,
+    said: `Piper HTTP server (${styleWords(style)}: ${release}); ${served.words}`,
+    voices: served.voices,
   };
 }
 

@@ -9,6 +9,7 @@ import {
 } from '../archive/common-schema.js';
 
 export { ConditionSchema, ControlSchema, MachineSchema, SettleSchema, type Condition, type MachineBlock };
+import { SESSION_PROFILES } from '../voice/session-profile.js';
 
 /**
  * The archive: the single definition. Keys of the original Python script stay in French so its
@@ -206,6 +207,8 @@ export const ArchiveSchema = z.object({
     commande: z.string(),
     /** The onnxruntime session settings every stream used; absent in archives from before they were recorded. */
     session_onnxruntime: z.string().optional(),
+    /** Whose session settings (piper-tts or libpiper); absent before profiles: libpiper's. */
+    profil_session: z.enum(SESSION_PROFILES).optional(),
     /** Each engine the run used: its version, the onnxruntime it runs on, and its session settings. Absent before engines. */
     moteurs: z
       .object({
@@ -276,6 +279,9 @@ export const ArchiveSchema = z.object({
         phrase: z.string(),
         /** The terminal's decision line for this voice and K (absent in older archives). */
         decision: z.string().optional(),
+        /** The answer in one line (the layout to run and its figure, or "no layout shown better"), and its details. */
+        ligne: z.string().optional(),
+        details: z.array(z.string()).optional(),
       }),
     ),
     passage_a_l_echelle: z.array(z.string()),

@@ -4,6 +4,7 @@ import { PiperParallelError, toError } from '../core/errors.js';
 import { floatToInt16 } from './format/wav.js';
 import type { PreparedText } from './text.js';
 import type { VoiceInfo } from './load.js';
+import { DEFAULT_SESSION_PROFILE, SESSION_SETTINGS, type SessionProfile } from './session-profile.js';
 
 export interface SynthesizerOptions {
   /** intra-op threads; inter-op is always 1 and execution sequential. */
@@ -14,6 +15,8 @@ export interface SynthesizerOptions {
   noiseScale?: number;
   lengthScale?: number;
   noiseW?: number;
+  /** Whose session settings (default piper-tts, onnxruntime's defaults as Python Piper leaves them). */
+  session?: SessionProfile;
 }
 
 export interface SentenceTiming {
@@ -37,19 +40,13 @@ export interface SynthesisResult {
 }
 
 /**
- * What Piper itself sets on its session (libpiper in piper1-gpl): basic graph optimization, no
- * CPU memory arena, no memory pattern. Measuring with the same settings is what makes the figures
- * Piper's: with the arena on, one same-run comparison here was about 13% faster (synthetic voice).
+ * What libpiper (piper1-gpl's C++ library) sets on its session: basic graph optimization, no CPU
+ * memory arena, no memory pattern; one same-run comparison here had the arena on about 13% faster.
  */
-export const PIPER_SESSION_OPTIONS = {
-  graphOptimizationLevel: 'basic',
-  enableCpuMemArena: false,
-  enableMemPattern: false,
-} as const satisfies Ort.InferenceSession.SessionOptions;
+export const PIPER_SESSION_OPTIONS = SESSION_SETTINGS.libpiper.options;
 
 /** The same, in words, for the archive (compare refuses to set runs with other settings side by side). */
-export const PIPER_SESSION_LABEL =
-  'intra-op T, inter-op 1, sequential, graph optimization basic, CPU memory arena off, memory pattern off (as Piper sets them)';
+export const PIPER_SESSION_LABEL = SESSION_SETTINGS.libpiper.label;
 
 type Feeds = Record<string, Ort.Tensor>;
 export interface SentenceFeeds {
@@ -108,7 +105,7 @@ export class Synthesizer {
         intraOpNumThreads: threads,
         interOpNumThreads: 1,
         executionMode: 'sequential',
-        ...PIPER_SESSION_OPTIONS,
+        ...SESSION_SETTINGS[options.session ?? DEFAULT_SESSION_PROFILE].options,
       });
     } catch (err) {
       throw new PiperParallelError(

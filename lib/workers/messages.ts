@@ -1,13 +1,19 @@
 import { z } from 'zod';
 import { VoiceConfigSchema } from '../voice/format/config.js';
 import { SherpaVoiceSchema } from '../voice/sherpa/schema.js';
+import { DEFAULT_SESSION_PROFILE, SESSION_PROFILES } from '../voice/session-profile.js';
 
 /**
  * What runs a timed pass: onnxruntime-node from phoneme ids (scope model, the text phonemized by
  * the parent) or from text (scope text, phonemized inside the pass); sherpa-onnx, text only.
  */
 export const EngineSpecSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('onnxruntime'), scope: z.enum(['model', 'text']) }),
+  z.object({
+    kind: z.literal('onnxruntime'),
+    scope: z.enum(['model', 'text']),
+    /** Whose session settings (lib/voice/session-profile.ts). */
+    session: z.enum(SESSION_PROFILES).default(DEFAULT_SESSION_PROFILE),
+  }),
   z.object({ kind: z.literal('sherpa'), voice: SherpaVoiceSchema }),
 ]);
 export type EngineSpec = z.infer<typeof EngineSpecSchema>;
@@ -36,7 +42,7 @@ export const InitMessageSchema = z.object({
   }),
   warmup: z.number().int().nonnegative(),
   passes: z.number().int().positive(),
-  engine: EngineSpecSchema.default({ kind: 'onnxruntime', scope: 'model' }),
+  engine: EngineSpecSchema.default({ kind: 'onnxruntime', scope: 'model', session: DEFAULT_SESSION_PROFILE }),
 });
 
 export const StartMessageSchema = z.object({
@@ -121,6 +127,15 @@ export const DoneMessageSchema = z.object({
   /** Major page faults of the worker's process just before and just after the job (absent where unreadable). */
   majorFaultsBefore: z.number().int().nonnegative().optional(),
   majorFaults: z.number().int().nonnegative().optional(),
+  /**
+   * A server's reply: each audio-start ... audio-stop pair it sent, in order (when its audio-stop came, its audio,
+   * and the exact-zero silence at its end); a listener hears these, however the server split the text.
+   */
+  pairs: z
+    .array(
+      z.object({ endMs: z.number(), audioSeconds: z.number().nonnegative(), silenceSeconds: z.number().nonnegative() }),
+    )
+    .optional(),
 });
 
 export const WorkerMessageSchema = z.discriminatedUnion('type', [

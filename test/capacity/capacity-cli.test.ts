@@ -45,6 +45,9 @@ describe('piper-parallel capacity, end to end on a synthetic voice', () => {
     const archive = CapacityArchiveSchema.parse(JSON.parse(r.stdout));
     assert.equal(archive.controle_tenu, true);
     assert.equal(archive.protocole.graine, 7);
+    // The default session profile, named in the archive and on the terminal.
+    assert.equal(archive.protocole.profil_session, 'piper-tts');
+    assert.match(r.stderr, /^session: piper-tts, Python Piper's /m);
     assert.deepEqual(
       archive.capacite.map((c) => c.disposition),
       [
@@ -85,7 +88,7 @@ describe('piper-parallel capacity, end to end on a synthetic voice', () => {
       assert.deepEqual([c.essais_manquants, c.prevision], [1, null], c.phrase);
       assert.match(
         c.phrase,
-        /: not measured enough: 1 more whole trial at 2 before a number is published \(2 held so far\); --max-streams 2 reached\. Evidence at 2: 2 of 2 whole trials held: a trial's chance of a gap below 78% \(95%\); 4 listener-sessions described, 0 with a gap\. By pre-buffer: 0 ms (at least )?\d, 100 ms (at least )?\d, 300 ms (at least )?\d\. Within 500 ms of first audio: /,
+        /: not measured enough: 1 more whole trial at 2 before a number is published \(2 held so far\); --max-streams 2 reached\. Evidence at 2: 2 of 2 whole trials held: with 95% confidence, fewer than 78% of such trials would have a gap; 4 listener-sessions described, 0 with a gap\. By pre-buffer: 0 ms (at least )?\d, 100 ms (at least )?\d, 300 ms (at least )?\d\. Within 500 ms of first audio: /,
       );
     }
     assert.deepEqual(
@@ -110,7 +113,7 @@ describe('piper-parallel capacity, end to end on a synthetic voice', () => {
     assert.match(r.stderr, /^trial 1 \(round 1\): synthetic-siwis-medium, .*, K=\d+ (whole|first audio): /m);
     assert.match(
       r.stderr,
-      /^capacity: synthetic-siwis-medium on this machine: no answer measured enough to publish \(each layout says what it lacks\); .*(best|not told apart|only)/m,
+      /^ {2}synthetic-siwis-medium on this machine: no answer measured enough to publish \(each layout says what it lacks\); .*(best|not told apart|only)/m,
     );
     const files = readdirSync(out);
     const html = readFileSync(path.join(out, files.find((f) => f.endsWith('.html')) ?? ''), 'utf8');

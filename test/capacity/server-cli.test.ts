@@ -6,6 +6,7 @@ import { after, describe, it } from 'node:test';
 import { CapacityArchiveSchema } from '../../lib/capacity/archive/schema.js';
 import { BIN, tempDir } from '../helpers/paths.js';
 import { startHttpServer, startWyomingServer, type RunningServer } from '../helpers/speech-servers.js';
+import { startWyomingPiper, type WyomingPiperServer } from '../helpers/wyoming-piper-server.js';
 
 /** The CLI as a child; asynchronous, so the test servers in this process keep answering. */
 function cli(args: string[], cwd: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
@@ -17,8 +18,9 @@ function cli(args: string[], cwd: string): Promise<{ status: number | null; stdo
 }
 
 const running: RunningServer[] = [];
+const stops: WyomingPiperServer[] = [];
 after(async () => {
-  for (const s of running) await s.close();
+  for (const s of [...running, ...stops]) await s.close();
 });
 
 function workload(): { dir: string; args: string[] } {
@@ -56,14 +58,14 @@ describe('piper-parallel capacity --server, against test servers on loopback (re
     assert.match(
       r.stderr,
       new RegExp(
-        `^capacity: the server at tcp://127\\.0\\.0\\.1:${server.port} on this machine: at most \\d live listeners`,
+        `^ {2}the server at tcp://127\\.0\\.0\\.1:${server.port} on this machine: at most \\d live listeners`,
         'm',
       ),
     );
     assert.match(
       r.stderr,
       new RegExp(
-        `^the server at tcp://127\\.0\\.0\\.1:${server.port}: (plan on \\d live listeners? with a connection per listener|no number to plan on: a connection per listener served \\d)`,
+        `^the server at tcp://127\\.0\\.0\\.1:${server.port}: (plan on \\d live listeners? with a connection per listener|no number to plan on: with a connection per listener, a rerun may not serve even one)$`,
         'm',
       ),
     );
@@ -162,5 +164,81 @@ describe('piper-parallel capacity --server --text-rate, a streaming Wyoming serv
       none.stderr.trim(),
       /^piper-parallel: --text-rate feeds a server streaming text: give --server tcp:\/\/HOST:PORT too$/,
     );
+  });
+});
+
+describe('piper-parallel capacity --server against a server that behaves as wyoming-piper 2.4 does', () => {
+  it("lines its splitter joins or holds are measured, the audio credited by the server's pairs; its silence apart", async () => {
+    // sentence-stream's rules on "Non. Merci. ... à bientôt. 3 pommes, s'il vous plaît. Attendez... Je reviens. ":
+    // "Non." is held as an abbreviation, nothing ends before "... à" or "3 pommes" (no capital after): three
+    // sentences for four lines. A client that read a pair per line, or refused such lines, fails here.
+    const server = await startWyomingPiper({
+      speed: 6,
+      secondsPerChar: 0.02,
+      sentenceSilenceSeconds: 0.2,
+      catalogVoices: 163,
+    });
+    stops.push(server);
+    const dir = tempDir('wyoming-piper');
+    writeFileSync(
+      path.join(dir, 't.txt'),
+      "Non. Merci.\n... à bientôt.\n3 pommes, s'il vous plaît.\nAttendez... Je reviens.\n",
+    );
+    const r = await cli(
+      [
+        'capacity',
+        '--server',
+        server.url,
+        '--text-file',
+        't.txt',
+        '--text-rate',
+        '2000',
+        '--arrivals',
+        'together',
+        '--first-audio-ms',
+        '5000',
+        '--prebuffer-ms',
+        '0',
+        '--max-streams',
+        '3',
+        '--rounds',
+        '1',
+        '--settle',
+        '0',
+        '--seed',
+        '3',
+        '--out-dir',
+        path.join(dir, 'm'),
+        '--json',
+      ],
+      dir,
+    );
+    assert.ok(r.status === 0 || r.status === 3, r.stderr);
+    const a = CapacityArchiveSchema.parse(JSON.parse(r.stdout));
+    assert.equal(a.serveur?.envoi, 'flux');
+    const expected = ["Non. Merci. ... à bientôt. 3 pommes, s'il vous plaît.", 'Attendez...', 'Je reviens.'];
+    // The trials' sentences, then the after-run check's one line on a connection of its own.
+    assert.deepEqual(server.made.at(-1)?.text, 'Non. Merci.');
+    const trials = server.made.slice(0, -1);
+    assert.deepEqual([...new Set(trials.map((m) => m.text))], expected);
+    const whole = a.essais.filter((t) => t.but === 'sans_trou' && t.etat === 'done');
+    assert.ok(whole.length > 0, a.essais.map((t) => `${t.etat} ${t.erreur}`).join('; '));
+    for (const t of whole) {
+      // One reply per listener, of three pairs; each listener's timeline is those three.
+      assert.deepEqual(t.paires_par_reponse, { 3: t.flux });
+      assert.ok(t.flux_detail.every((s) => s.phrases.length === 3 && s.complet));
+      // 0.2 s after each sentence but the last: 0.4 s a listener, told apart from speech.
+      assert.ok(Math.abs((t.silence_serveur_s ?? 0) - 0.4 * t.flux) < 0.01, String(t.silence_serveur_s));
+    }
+    // Whole streams in turn: the server made each connection's three sentences together.
+    const order = trials.map((m) => m.connection);
+    assert.ok(
+      order.every((c, i) => i % 3 === 0 || c === order[i - 1]),
+      order.join(','),
+    );
+    assert.equal(a.serveur?.repond_apres, true);
+    // Its info lists the whole catalogue: counted, not archived.
+    assert.deepEqual(a.serveur?.voix, []);
+    assert.match(a.serveur?.dit ?? '', /163 voices listed, a catalogue/);
   });
 });

@@ -94,6 +94,7 @@ export async function sweepOn(c: SweepCase): Promise<SweepOutcome> {
   const plan: CapacityPlan = {
     arrivals: c.arrivals ?? 'together',
     schedule: 'deadline',
+    session: 'libpiper',
     firstAudioMs: c.firstAudioMs ?? 500,
     maxStreams: c.maxStreams ?? 32,
     rounds: c.rounds ?? 3,

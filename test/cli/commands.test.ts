@@ -1,11 +1,14 @@
 // light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
 /** Each command parses its own flags: its own --help with two examples, and a flag of another command refused. */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import tty_ from 'node:tty';
 import { describe, it } from 'node:test';
 import { COMMANDS } from '../../lib/cli/commands.js';
 import { main } from '../../lib/cli/main.js';
 import { exitCodeFor, type Io } from '../../lib/cli/run-command.js';
 import { PiperParallelError } from '../../lib/core/errors.js';
+import { colorEnabled } from '../../lib/throughput/report/progress.js';
 
 /** main() in this process, its output kept, a thrown error turned into its exit code as the bin does. */
 async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
@@ -80,5 +83,63 @@ describe('commands', () => {
     );
     assert.equal(exitCodeFor(new PiperParallelError('USAGE', 'x'), 'SIGTERM'), 2);
     assert.equal(exitCodeFor(new Error('x')), 1);
+  });
+});
+
+describe('the conventions of a Node command line', () => {
+  it('-V and --version print the version; help and help COMMAND print the pages --help does; a wrong one is one line', async () => {
+    const v = await run(['-V']);
+    assert.deepEqual([v.code, v.out], [0, (await run(['--version'])).out]);
+    assert.match(v.out, /^\d+\.\d+\.\d+/);
+    assert.equal((await run(['help'])).out, (await run(['--help'])).out);
+    assert.equal((await run(['help', 'capacity'])).out, (await run(['capacity', '--help'])).out);
+    const bad = await run(['help', 'nope']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /^help takes one command name, got "nope"; the commands are run, /);
+  });
+
+  it("completion bash completes commands, each command's own flags and a flag's choices, from the flag table", async () => {
+    const script = (await run(['completion', 'bash'])).out;
+    const complete = (words: string[]): string[] => {
+      const r = spawnSync(
+        'bash',
+        [
+          '-c',
+          `${script}\nCOMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _piper_parallel; echo "\${COMPREPLY[@]}"`,
+        ],
+        { encoding: 'utf8' },
+      );
+      assert.equal(r.status, 0, r.stderr);
+      return r.stdout.trim().split(/\s+/).filter(Boolean);
+    };
+    assert.deepEqual(complete(['piper-parallel', 'cap']), ['capacity']);
+    assert.deepEqual(complete(['piper-parallel', 'capacity', '--ses']).sort(), ['--session', '--sessions']);
+    assert.deepEqual(complete(['piper-parallel', '6', '--session', '']), ['piper-tts', 'libpiper']);
+    // A flag of another command is not offered: --server is capacity's, not the run's.
+    assert.deepEqual(complete(['piper-parallel', '--serv']), []);
+    assert.match((await run(['completion', 'zsh'])).out, /^autoload -U \+X bashcompinit && bashcompinit\n/);
+    const bad = await run(['completion', 'fish']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /^completion takes bash or zsh, got "fish"/);
+  });
+
+  it('colour as Node decides it: FORCE_COLOR first, then the terminal (NO_COLOR, TERM=dumb), never a pipe', () => {
+    const tty = { isTTY: true, hasColors: (env?: object) => !('NO_COLOR' in (env ?? {})) };
+    assert.equal(colorEnabled(tty, {}), true);
+    assert.equal(colorEnabled(tty, { NO_COLOR: '1' }), false);
+    assert.equal(colorEnabled({ isTTY: false }, {}), false);
+    assert.equal(colorEnabled({ isTTY: false }, { FORCE_COLOR: '1' }), true);
+    assert.equal(colorEnabled(tty, { FORCE_COLOR: '0' }), false);
+    assert.equal(colorEnabled({ isTTY: true }, { TERM: 'dumb' }), false);
+    // Node's own hasColors (a terminal stream's) reads the same variables.
+    const proto = tty_.WriteStream.prototype;
+    const real = {
+      isTTY: true,
+      hasColors: (env?: object) => proto.hasColors.call(proto, 16, env as NodeJS.ProcessEnv),
+    };
+    assert.equal(colorEnabled(real, { NO_COLOR: '1' }), false);
+    assert.equal(colorEnabled(real, { TERM: 'dumb' }), false);
+    assert.equal(colorEnabled(real, { TERM: 'xterm-256color' }), true);
+    assert.equal(colorEnabled(real, { TERM: 'xterm-256color', NO_COLOR: '' }), true);
   });
 });

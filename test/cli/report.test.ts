@@ -9,12 +9,17 @@ import { ArchiveSchema } from '../../lib/throughput/schema.js';
 import { renderMarkdown } from '../../lib/throughput/report/markdown.js';
 import { BIN, sharedVoicesDir, tempDir } from '../helpers/paths.js';
 
-function cli(args: string[], cwd = tempDir('cwd')): { code: number | null; stdout: string; stderr: string } {
+function cli(
+  args: string[],
+  cwd = tempDir('cwd'),
+  env: NodeJS.ProcessEnv = {},
+): { code: number | null; stdout: string; stderr: string } {
+  const { FORCE_COLOR: _forced, ...inherited } = process.env;
   const r = spawnSync(process.execPath, [BIN, ...args], {
     cwd,
     encoding: 'utf8',
     timeout: 300_000,
-    env: { ...process.env, NO_COLOR: '' },
+    env: { ...inherited, NO_COLOR: '', ...env },
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -57,6 +62,16 @@ describe('reports from the command line', () => {
     assert.match(r.stderr, /^arm 1\/1 done; elapsed \d+ s, about 0 s left$/m);
     // Not a terminal: no colour, no live line.
     assert.doesNotMatch(r.stdout + r.stderr, /\x1b/);
+    // FORCE_COLOR=1 colours a pipe too (the arm's status), and FORCE_COLOR=0 none; still no live line off a terminal.
+    const forced = cli(
+      [...quick, textFile, '--out-dir', dir, '--voices-dir', sharedVoicesDir(), '--no-report'],
+      undefined,
+      {
+        FORCE_COLOR: '1',
+      },
+    );
+    assert.match(forced.stdout, /\x1b\[(32mOK|31mFAILED)\x1b\[0m/);
+    assert.doesNotMatch(forced.stderr, /\x1b\[2K/);
     const md = readFileSync(path.join(dir, `${base}.md`), 'utf8');
     assert.equal(md, renderMarkdown(ArchiveSchema.parse(JSON.parse(readFileSync(archiveFile, 'utf8')))));
     assert.match(readFileSync(path.join(dir, `${base}.html`), 'utf8'), /^<!doctype html>/);

@@ -108,7 +108,8 @@ function sentenceEvents(spec: SpeechServerSpec, socket: net.Socket): void {
   }
   socket.write(wyomingEvent('audio-start', fmt));
   for (let at = 0; at < bytes; at += CHUNK_SAMPLES * 2)
-    socket.write(wyomingEvent('audio-chunk', fmt, Buffer.alloc(Math.min(CHUNK_SAMPLES * 2, bytes - at))));
+    // Speech is never exact zeros: zeros at a pair's end are read as silence the server added.
+    socket.write(wyomingEvent('audio-chunk', fmt, Buffer.alloc(Math.min(CHUNK_SAMPLES * 2, bytes - at), 0x11)));
   socket.write(wyomingEvent('audio-stop', {}));
 }
 

@@ -12,7 +12,7 @@ import { parseServerUrl, probeServer } from '../../lib/server/probe.js';
 import { wyomingLink } from '../../lib/server/wyoming/session.js';
 import { EventParser, encodeEvent } from '../../lib/server/wyoming/event.js';
 import { stillAnswering } from '../../lib/capacity/run/server.js';
-import type { ServerSession, SynthesisReply } from '../../lib/server/contract/session.js';
+import type { ServerSession, StreamReply, SynthesisReply } from '../../lib/server/contract/session.js';
 import {
   INJECTION,
   startHostileHttp,
@@ -148,11 +148,11 @@ describe('a streamed text written slowly', () => {
     // 31 characters at 20 a second: 1.55 s of writing, with 0.6 s allowed per reply.
     const r = await within(
       8000,
-      new Promise<SynthesisReply>((resolve) =>
+      new Promise<StreamReply>((resolve) =>
         wyomingLink(t, { now: () => performance.now(), replyTimeoutMs: 600 }).open((o) => {
           if (o.state === 'failed') return resolve({ state: 'failed', message: o.message });
           const session = o.session as ServerSession & Required<Pick<ServerSession, 'stream'>>;
-          session.stream(['Un deux trois quatre cinq six.'], 20, (_, x) => {
+          session.stream(['Un deux trois quatre cinq six.'], 20, (x) => {
             session.close();
             resolve(x);
           });

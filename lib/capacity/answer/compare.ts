@@ -124,6 +124,14 @@ export function compareCapacity(archiveA: Readable, archiveB: Readable, force = 
     }
     result.forced.push(why);
   }
+  if (a.session !== b.session) {
+    const why = `different session settings (A: ${a.session}; B: ${b.session})`;
+    if (!force) {
+      result.refused = `${why}; one profile's capacities are not the other's (--force to compare anyway)`;
+      return result;
+    }
+    result.forced.push(why);
+  }
   const keys = [...new Set([...a.answers, ...b.answers].map((c) => `${c.voice}\u0000${c.layout}`))];
   for (const key of keys) {
     const [voice = '', layout = ''] = key.split('\u0000');

@@ -18,6 +18,8 @@ export interface PlanOn {
   ce_run: number | null;
   prevision: [number, number] | null;
   phrase: string;
+  /** The phrase without this run's answer and the rerun range, which the voice's details below it give. */
+  ligne: string;
 }
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
@@ -56,12 +58,17 @@ export function planOn(voice: string, voiceLabel: string, entries: readonly Capa
       ce_run: null,
       prevision: null,
       phrase: noPlan(voiceLabel, entries),
+      ligne: noPlan(voiceLabel, entries),
     };
   const [low, high] = best.prevision as [number, number];
   const range = `this run: ${best.flux_max_sans_trou}; a rerun may answer ${low} to ${high}`;
+  const line =
+    low >= 1
+      ? `${voiceLabel}: plan on ${plural(low, 'live listener')} with ${best.disposition}`
+      : `${voiceLabel}: no number to plan on: with ${best.disposition}, a rerun may not serve even one`;
   const phrase =
     low >= 1
-      ? `${voiceLabel}: plan on ${plural(low, 'live listener')} with ${best.disposition} (${range})`
+      ? `${line} (${range})`
       : `${voiceLabel}: no number to plan on: ${best.disposition} served ${best.flux_max_sans_trou} here, but a rerun may not serve even one (${range})`;
   return {
     voix: voice,
@@ -70,6 +77,7 @@ export function planOn(voice: string, voiceLabel: string, entries: readonly Capa
     ce_run: best.flux_max_sans_trou,
     prevision: [low, high],
     phrase,
+    ligne: line,
   };
 }
 

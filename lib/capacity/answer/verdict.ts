@@ -29,7 +29,10 @@ const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n =
 
 /** "3 of 3 whole trials held: a trial's chance of a gap below 63% (95%); 36 listener-sessions, 0 with a gap". */
 export function gapEvidence(e: Evidence): string {
-  const rate = e.taux_trou_max === null ? '' : `: a trial's chance of a gap below ${percentUp(e.taux_trou_max)}% (95%)`;
+  const rate =
+    e.taux_trou_max === null
+      ? ''
+      : `: with 95% confidence, fewer than ${percentUp(e.taux_trou_max)}% of such trials would have a gap`;
   return (
     `${e.essais_tenus} of ${plural(e.essais_entiers, 'whole trial')} held${rate}; ` +
     `${plural(e.sessions, 'listener-session')} described, ${e.sessions_avec_trou} with a gap`

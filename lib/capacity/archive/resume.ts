@@ -1,5 +1,6 @@
 /** A capacity run's partial file: its header (the plan's choices) and every trial and calibration so far. */
 import { z } from 'zod';
+import { SESSION_PROFILES } from '../../voice/session-profile.js';
 import { readPartialLines } from '../../archive/partial.js';
 import { PiperParallelError } from '../../core/errors.js';
 import type { Calibration } from './calibration.js';
@@ -34,6 +35,8 @@ export const CapacityHeaderSchema = z.object({
     }),
   ),
   command: z.string(),
+  /** The session profile; absent in partial files from before profiles: libpiper's settings. */
+  session: z.enum(SESSION_PROFILES).optional(),
 });
 export type CapacityHeader = z.infer<typeof CapacityHeaderSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SESSION_PROFILES } from '../../voice/session-profile.js';
 import { ControlSchema, MachineSchema } from '../../archive/common-schema.js';
 
 /**
@@ -103,6 +104,10 @@ export const TrialSchema = z.object({
   /** Gaps shorter than 20 ms, over every listener: reported, not failing the trial. */
   trous_courts: count,
   rss_pic_octets: z.array(figure),
+  /** A server's trial: how many audio pairs each reply came in (by count, e.g. {"3": 8}); absent for local workers. */
+  paires_par_reponse: z.record(z.string(), z.number().int().nonnegative()).optional(),
+  /** Silence the server added after speech (exact zeros at a pair's end), s: played, not counted in the live speed. */
+  silence_serveur_s: z.number().nonnegative().optional(),
   /** Steal: the share of the run's cores' time the hypervisor gave to someone else during the trial (absent in older archives; null: unreadable). */
   vol_cpu: z.number().nonnegative().nullable().optional(),
   flux_detail: z.array(StreamSchema.extend({ complet: z.boolean() })),
@@ -217,6 +222,8 @@ export const PlanSchema = z.object({
   ce_run: count.nullable(),
   prevision: interval,
   phrase: z.string(),
+  /** The same in one line without the figures the voice's details give (the terminal's first line; absent: older). */
+  ligne: z.string().optional(),
 });
 
 export const DriftSchema = z.object({
@@ -277,6 +284,8 @@ export const CapacityArchiveSchema = z.object({
     dispositions: z.array(LayoutSchema),
     commande: z.string(),
     session_onnxruntime: z.string(),
+    /** Whose session settings (piper-tts or libpiper); absent before profiles: libpiper's. */
+    profil_session: z.enum(SESSION_PROFILES).optional(),
     /** How the parent, which stands for the listeners, kept their time (SCHED_FIFO where permitted). */
     priorite_parent: z.string(),
     controle: z.array(z.string()),

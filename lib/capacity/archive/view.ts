@@ -5,6 +5,7 @@
  * (a) is unknown.
  */
 import { type z } from 'zod';
+import { profileOfLabel, type SessionProfile } from '../../voice/session-profile.js';
 import { firstIssue } from '../../archive/read.js';
 import type { MachineBlock } from '../../archive/common-schema.js';
 import { PiperParallelError } from '../../core/errors.js';
@@ -49,6 +50,8 @@ export interface CapacityView {
   dateUtc: string;
   toolVersion: string;
   onnxruntimeVersion: string;
+  /** Whose session settings the local workers ran (every archive from before profiles ran libpiper's). */
+  session: SessionProfile;
   /** What must match for two runs to compare: name and value. */
   workload: Array<[string, string]>;
   voices: Array<{
@@ -99,6 +102,10 @@ function common(a: CapacityArchive | CapacityArchiveV2, evidence: string) {
     dateUtc: a.date_utc,
     toolVersion: a.version_outil,
     onnxruntimeVersion: a.version_onnxruntime,
+    session:
+      ('profil_session' in a.protocole ? a.protocole.profil_session : undefined) ??
+      ('session_onnxruntime' in a.protocole ? profileOfLabel(a.protocole.session_onnxruntime) : null) ??
+      'libpiper',
     workload: workload(a.protocole, evidence),
     voices: a.voix.map((v) => ({
       name: v.nom,
@@ -194,6 +201,7 @@ function fromV1(a: CapacityArchiveV1): CapacityView {
     dateUtc: a.date_utc,
     toolVersion: a.version_outil,
     onnxruntimeVersion: a.version_onnxruntime,
+    session: 'libpiper',
     workload: workload(a.protocole, 'by listener, one answer (schema 1)'),
     voices: a.voix.map((v) => ({
       name: v.nom,

@@ -1,5 +1,6 @@
 /** A capacity run as Markdown or as one self-contained HTML page (charts inlined as SVG). */
 import { chartFigure, esc, htmlPage, htmlTable as table } from '../../report/page.js';
+import { profileOfLabel, sessionLine } from '../../voice/session-profile.js';
 import { mdRow, mdText, stripControl } from '../../report/markdown.js';
 import { CAVEAT } from './text.js';
 import { percentUp } from '../answer/evidence.js';
@@ -147,6 +148,9 @@ function facts(a: CapacityArchive): string[] {
       `listeners; each edge and the K above it in at least ${p.manches} whole trials run to their end; ` +
       `pre-buffers ${p.tampons_ms.join(', ')} ms replayed; seed ${p.graine}`,
     `voices: ${a.voix.map(voiceLine).join('; ')}`,
+    ...(a.voix.some((v) => v.nom !== 'server')
+      ? [sessionLine(p.profil_session ?? profileOfLabel(p.session_onnxruntime))]
+      : []),
     ...(synthetic.length > 0
       ? [
           `SYNTHETIC voices (${synthetic.join(', ')}): random weights in a Piper-medium-shaped graph; their figures measure compute, not speech`,

@@ -6,6 +6,7 @@
  * estimate come from it.
  */
 import type { WorkerAdapter } from '../../workers/worker.js';
+import type { SessionProfile } from '../../voice/session-profile.js';
 import type { VoiceInfo } from '../../voice/load.js';
 import type { PreparedText } from '../../voice/text.js';
 import { PiperParallelError } from '../../core/errors.js';
@@ -22,6 +23,8 @@ export interface CalibrationEnv {
   adapter: WorkerAdapter;
   timers: Timers;
   signal?: AbortSignal;
+  /** Whose session settings the worker runs. */
+  session: SessionProfile;
 }
 
 /** One worker alone at `threads`: every sentence, or the first only. */
@@ -29,7 +32,7 @@ async function alone(
   voice: VoiceInfo,
   prepared: PreparedText,
   { threads, firstOnly }: { threads: number; firstOnly: boolean },
-  { adapter, timers, signal }: CalibrationEnv,
+  { adapter, timers, signal, session }: CalibrationEnv,
 ): Promise<{ r: TrialResult; loadSeconds: number }> {
   const pool = new ServingPool({
     adapter,
@@ -39,6 +42,7 @@ async function alone(
       prepared,
       warmup: 1,
       passes: 1,
+      engine: { kind: 'onnxruntime', scope: 'model', session },
     },
     coreOf: () => undefined,
     loadMs: 180_000,
@@ -69,9 +73,10 @@ async function alone(
   }
 }
 
+/** The first sentence alone, to its first audio (a streamed text's first pair). */
 const firstJobMs = (r: TrialResult): number => {
   const j = r.jobs.find((x) => x.sentence === 0);
-  return j ? j.endMs - j.startMs : Number.NaN;
+  return j ? (j.pairs?.[0]?.endMs ?? j.endMs) - j.startMs : Number.NaN;
 };
 
 export async function calibrate(

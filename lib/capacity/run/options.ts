@@ -8,9 +8,11 @@ import type { CapacityArchive, CapacityEntry, TrialRecord } from '../archive/sch
 import type { Timers } from '../trial/timers.js';
 import type { ParentPriority } from './priority.js';
 import type { ServerHandle } from './server.js';
+import type { SessionProfile } from '../../voice/session-profile.js';
 
 export type CapacityProgress =
-  | { kind: 'voices'; voices: Array<{ name: string; synthetic: boolean }> }
+  /** The voices swept, and the session profile their local workers run. */
+  | { kind: 'voices'; voices: Array<{ name: string; synthetic: boolean }>; session: SessionProfile }
   /** Something to know before the trials (e.g. a one-sentence text). */
   | { kind: 'note'; text: string }
   | {
@@ -67,6 +69,8 @@ export interface CapacityOptions {
   maxMinutes?: number;
   /** Seed of the order and of Poisson arrivals (default: drawn at random, archived). */
   seed?: number;
+  /** Whose onnxruntime session settings the local layouts run: piper-tts (default, Python Piper's) or libpiper. */
+  session?: string;
   /** A name for this machine in summaries (archived). */
   label?: string;
   /** The layouts to sweep (default: defaultLayouts for the usable cores). */

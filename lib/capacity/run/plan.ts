@@ -1,5 +1,6 @@
 /** Step 1 of a capacity run: every option checked and every voice ready, before anything is measured. */
 import path from 'node:path';
+import { chooseSession, type SessionProfile } from '../../voice/session-profile.js';
 import { checkWritable, archiveBaseName } from '../../archive/writer.js';
 import type { MachineBlock } from '../../archive/common-schema.js';
 import { readMemAvailable } from '../../measure/memory.js';
@@ -25,8 +26,8 @@ import {
   SERVER_LAYOUT,
   SERVER_VOICE,
   resolveServer,
-  oneSentencePerLine,
   serverText,
+  streamText,
   serverVoice,
   type ServerHandle,
 } from './server.js';
@@ -57,6 +58,8 @@ export interface CapacityPlan {
   base: string;
   date: Date;
   command: string;
+  /** Whose session settings every local worker runs. */
+  session: SessionProfile;
   /** Said once, before any trial (e.g. a one-sentence text). */
   notes: string[];
   /** A running server swept as the voice `server`, probed before anything is measured; null without --server. */
@@ -123,6 +126,7 @@ export async function planCapacity(o: CapacityOptions): Promise<CapacityPlan> {
   const prebuffersMs = prebuffers(o.prebuffersMs);
   const seed = whole(o.seed, '--seed', 0, drawSeed(), '1');
   const label = checkLabel(o.label);
+  const session = chooseSession({ asked: o.session });
   const maxMinutes = o.maxMinutes ?? DEFAULT_MAX_MINUTES;
   if (!(Number.isFinite(maxMinutes) && maxMinutes > 0))
     throw new PiperParallelError(
@@ -148,7 +152,7 @@ export async function planCapacity(o: CapacityOptions): Promise<CapacityPlan> {
   const server = await planServer(o, text.lines);
   if (server) {
     voices.push(serverVoice());
-    prepared.set(SERVER_VOICE, serverText(text.lines));
+    prepared.set(SERVER_VOICE, server.stream ? streamText(text.lines) : serverText(text.lines));
   }
   for (const v of voices.filter((x) => x.name !== SERVER_VOICE)) {
     const p = await prepareText(text.lines, v.config);
@@ -175,6 +179,7 @@ export async function planCapacity(o: CapacityOptions): Promise<CapacityPlan> {
     seed,
     seedDrawn: o.seed === undefined,
     label,
+    session,
     settleSeconds,
     outDir,
     text,
@@ -217,7 +222,6 @@ async function planServer(o: CapacityOptions, lines: readonly string[]): Promise
       `--text-rate needs a server that takes streaming text in (Wyoming supports_synthesize_streaming); ` +
         `${d.address} does not say it does: leave --text-rate out`,
     );
-  if (d.streaming) oneSentencePerLine(serverText(lines));
   const rate = o.textRateCps ?? null;
   if (rate !== null && !(Number.isFinite(rate) && rate > 0))
     throw new PiperParallelError(

@@ -2,7 +2,7 @@
 import type { PartialLog } from '../../archive/partial.js';
 import { writeExclusive, type ArchiveFiles } from '../../archive/writer.js';
 import { PiperParallelError } from '../../core/errors.js';
-import { PIPER_SESSION_LABEL } from '../../voice/synthesizer.js';
+import { SESSION_SETTINGS } from '../../voice/session-profile.js';
 import { ONNXRUNTIME_VERSION, TOOL_VERSION } from '../../core/version.js';
 import type { Calibration } from './calibrate.js';
 import { layoutName } from '../trial/layouts.js';
@@ -74,7 +74,7 @@ export function memoryLine(c: Calibration, entries: CapacityEntry[], memAvailabl
 export function trialsProof(rounds: number): string {
   return (
     `each answer rests on at least ${rounds} whole trials on fresh workers (--rounds ${rounds}), the independent unit: ` +
-    `with no gap in ${rounds}, a trial's chance of a gap is below ${percentUp(rateUpperBound(0, rounds) ?? 1)}% (95%); ` +
+    `with no gap in ${rounds}, fewer than ${percentUp(rateUpperBound(0, rounds) ?? 1)}% of such trials would have a gap (95% confidence); ` +
     `the listeners of one trial share its machine and are described, not counted`
   );
 }
@@ -212,7 +212,8 @@ export function capacityArchive(
         nom: layoutName(l),
       })),
       commande: plan.command,
-      session_onnxruntime: PIPER_SESSION_LABEL,
+      session_onnxruntime: SESSION_SETTINGS[plan.session].label,
+      profil_session: plan.session,
       priorite_parent: timing.priority,
       controle: plan.server ? [...CAPACITY_CONTROLS, ...SERVER_CONTROLS] : CAPACITY_CONTROLS,
     },

@@ -4,6 +4,8 @@
  * partial file keeps every finished trial). Never calls process.exit.
  */
 import { PartialLog } from '../../archive/partial.js';
+import { machineEnd } from '../../measure/machine.js';
+import { chooseSession } from '../../voice/session-profile.js';
 import { capacityAdapters } from '../worker/adapters.js';
 import { redacted } from '../../archive/redact.js';
 
@@ -50,7 +52,8 @@ async function serverAfter(
   adapter: WorkerAdapter | undefined,
 ): Promise<ServerRecord> {
   const d = s.handle.description;
-  const sample = plan.prepared.get(SERVER_VOICE)?.sentences[0]?.text ?? '';
+  // The first line alone (a streamed text is one job of every line, joined by newlines).
+  const sample = plan.prepared.get(SERVER_VOICE)?.sentences[0]?.text.split('\n')[0] ?? '';
   return {
     adresse: d.address,
     protocole: d.protocol,
@@ -85,6 +88,7 @@ function resumedOptions(o: CapacityOptions, h: CapacityHeader, file: string): Ca
     maxMinutes: h.maxMinutes,
     seed: h.seed,
     label: h.label ?? undefined,
+    session: chooseSession({ asked: o.session, resumed: h.session ?? 'libpiper' }),
     layouts: h.layouts,
     command: h.command,
     outDir: o.outDir ?? path.dirname(path.dirname(file)),
@@ -109,7 +113,11 @@ export async function runCapacity(options: CapacityOptions = {}): Promise<Capaci
     throw err;
   }
   if (resumed) plan.base = resumed.header.base;
-  options.onProgress?.({ kind: 'voices', voices: plan.voices.map((v) => ({ name: v.name, synthetic: v.synthetic })) });
+  options.onProgress?.({
+    kind: 'voices',
+    voices: plan.voices.map((v) => ({ name: v.name, synthetic: v.synthetic })),
+    session: plan.session,
+  });
   for (const text of plan.notes) options.onProgress?.({ kind: 'note', text });
   const header: CapacityHeader = {
     kind: 'capacity',
@@ -131,6 +139,7 @@ export async function runCapacity(options: CapacityOptions = {}): Promise<Capaci
     label: plan.label,
     layouts: plan.layouts,
     command: plan.command,
+    session: plan.session,
   };
   if (log && resumed)
     log.hold([...resumed.trials.keys()].map((k) => `${k}#${Number(/\|R(\d+)\|\d+$/.exec(k)?.[1] ?? 0)}`));
@@ -190,7 +199,12 @@ async function measure(
         v,
         plan.prepared.get(v.name) as NonNullable<ReturnType<typeof plan.prepared.get>>,
         { threadCounts: layoutsFor(plan, v.name).map((l) => l.threads), memAvailableBytes: plan.memAvailableBytes },
-        { adapter: (isServer ? adapters.server : undefined) ?? adapters.process, timers, signal: options.signal },
+        {
+          adapter: (isServer ? adapters.server : undefined) ?? adapters.process,
+          timers,
+          signal: options.signal,
+          session: plan.session,
+        },
       ));
     if (!kept) await partial.append({ key: calibrationKey(v.name), round: 0, order: 0, run: c });
     calibrations.set(v.name, c);
@@ -232,6 +246,8 @@ async function measure(
   const server = plan.server ? await serverAfter(plan.server, plan, adapters.server) : null;
   // Earlier runs of this workload in the out-dir: the drift between runs, measured rather than assumed.
   const history = await readHistory(plan);
+  // A board that heated up or was re-clocked under the run: said, as the trials of its end ran slower.
+  Object.assign(plan.machine, await machineEnd(plan.machine));
   return publishCapacity(
     redactIf(
       options.redact,

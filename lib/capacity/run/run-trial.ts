@@ -49,6 +49,7 @@ export function poolFor(plan: CapacityPlan, s: Sweep, ctx: SweepContext): Servin
       prepared,
       warmup: 1,
       passes: 1,
+      engine: { kind: 'onnxruntime', scope: 'model', session: plan.session },
     },
     coreOf: (i) => (s.layout.pinned ? plan.cores[i % plan.cores.length] : undefined),
     loadMs: 180_000,

@@ -88,20 +88,6 @@ export function serverVoice(): VoiceInfo {
   };
 }
 
-/**
- * A streaming server answers sentence by sentence, not line by line: each line must be one sentence (no . ! or ?
- * followed by more words), or its answers could not be matched to the lines.
- */
-export function oneSentencePerLine(prepared: PreparedText): void {
-  const i = prepared.sentences.findIndex((s) => /[.!?]\s+\S/.test(s.text));
-  if (i >= 0)
-    throw new PiperParallelError(
-      'TEXT',
-      `the text's line ${i + 1} holds more than one sentence ("${prepared.sentences[i]?.text.slice(0, 40)}"); ` +
-        'a streaming server answers sentence by sentence: give one sentence per line',
-    );
-}
-
 /** The server is sent text: one request per non-empty line. */
 export function serverText(lines: readonly string[]): PreparedText {
   const sentences = lines
@@ -111,4 +97,14 @@ export function serverText(lines: readonly string[]): PreparedText {
   if (sentences.length === 0)
     throw new PiperParallelError('TEXT', 'the text has no line to send the server; give a --text-file with sentences');
   return { sentences, phonemizeSeconds: 0, missingPhonemes: {} };
+}
+
+/**
+ * A streaming server is sent each listener's whole text in one stream: one job, whose lines the session writes one
+ * after another; what comes back is the server's own sentences, however it splits them.
+ */
+export function streamText(lines: readonly string[]): PreparedText {
+  const whole = serverText(lines);
+  const text = whole.sentences.map((s) => s.text).join('\n');
+  return { ...whole, sentences: [{ text, phonemes: [], ids: [], phonemizeSeconds: 0 }] };
 }

@@ -59,10 +59,16 @@ const overlapMs = (a0: number, a1: number, b0: number, b1: number): number =>
 export function deliveredSpeed(jobs: readonly JobRecord[], arrivalsMs: readonly number[], busy: number): LiveSpeed {
   const known = arrivalsMs.filter(Number.isFinite);
   if (jobs.length === 0 || known.length === 0) return { speed: null, spanMs: 0 };
+  // Each audio pair is a delivery of its speech; silence a server added after it plays but is not speech.
+  const deliveries = jobs.flatMap((j) =>
+    j.pairs && j.pairs.length > 0
+      ? j.pairs.map((p) => ({ endMs: p.endMs, audioSeconds: p.audioSeconds - p.silenceSeconds }))
+      : [{ endMs: j.endMs, audioSeconds: j.audioSeconds }],
+  );
   let audio = 0;
   let spanMs = 0;
   for (const [a, b] of loadedSpans(jobs, Math.max(1, busy), Math.max(...known))) {
-    const came = jobs.filter((j) => j.endMs >= a && j.endMs <= b).sort((x, y) => x.endMs - y.endMs);
+    const came = deliveries.filter((j) => j.endMs >= a && j.endMs <= b).sort((x, y) => x.endMs - y.endMs);
     const first = came[0];
     const last = came.at(-1);
     if (!first || !last || last.endMs <= first.endMs) continue;

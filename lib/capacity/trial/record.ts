@@ -83,6 +83,18 @@ export function trialHeld(r: TrialResult): boolean {
 
 const known = (x: number): number | null => (Number.isFinite(x) ? x : null);
 
+/** A server's replies: how many audio pairs each came in (by count), and the silence it added after speech, s. */
+function serverPairs(r: TrialResult): { paires_par_reponse: Record<string, number>; silence_serveur_s: number } {
+  const byCount: Record<string, number> = {};
+  let silence = 0;
+  for (const j of r.jobs) {
+    const n = String(j.pairs?.length ?? 1);
+    byCount[n] = (byCount[n] ?? 0) + 1;
+    silence += (j.pairs ?? []).reduce((s, p) => s + p.silenceSeconds, 0);
+  }
+  return { paires_par_reponse: byCount, silence_serveur_s: silence };
+}
+
 export function trialRecord(r: TrialResult, c: TrialContext): TrialRecord {
   // Only listeners due before the trial ended are judged: one not due yet did not arrive late.
   const controls: Control[] = [
@@ -132,13 +144,14 @@ export function trialRecord(r: TrialResult, c: TrialContext): TrialRecord {
     trous_courts: r.streams.reduce((n, x) => n + x.shortGaps, 0),
     rss_pic_octets: r.peakRssBytes,
     vol_cpu: c.cpu ? stealShare(c.cpu.before, c.cpu.after, c.cores) : null,
+    ...(c.server ? serverPairs(r) : {}),
     flux_detail: r.streams.map((s, i) => ({
       arrivee_prevue_ms: r.arrivals[i]?.plannedMs ?? r.startMs,
       // A listener that never arrived (the trial ended first) has no figures, not invented ones.
       arrivee_ms: known(s.arrivalMs),
       premier_son_ms: s.sentences.length > 0 ? known(s.firstAudioMs) : null,
       // Every sentence ready: the listener heard the whole session (with or without a gap).
-      complet: s.sentences.length === r.textSentences,
+      complet: r.jobs.filter((j) => j.stream === i).length === r.textSentences,
       trous: s.gaps,
       trous_courts: s.shortGaps,
       trous_s: s.gapSeconds,

@@ -6,7 +6,7 @@
  * and fake workers make every figure exact.
  */
 import type { DoneMessage, WorkerMessage } from '../../workers/messages.js';
-import { percentile, playback, type StreamPlayback } from './playback.js';
+import { percentile, playback, type ReadySentence, type StreamPlayback } from './playback.js';
 import { SentenceQueue, type QueuePolicy } from './queue.js';
 import type { Timers } from './timers.js';
 
@@ -54,6 +54,15 @@ export interface JobRecord {
   startMs: number;
   endMs: number;
   audioSeconds: number;
+  /** A server's reply: the audio pairs it sent (DoneMessage.pairs); absent for a local worker's sentence. */
+  pairs?: DoneMessage['pairs'];
+}
+
+/** What a listener hears of one answer: its pairs where a server sent several, else the sentence as one piece. */
+export function piecesOf(d: Pick<DoneMessage, 'endMs' | 'audioSeconds' | 'pairs'>): ReadySentence[] {
+  return d.pairs && d.pairs.length > 0
+    ? d.pairs.map((p) => ({ readyMs: p.endMs, audioSeconds: p.audioSeconds }))
+    : [{ readyMs: d.endMs, audioSeconds: d.audioSeconds }];
 }
 
 export interface Arrival {
@@ -189,7 +198,13 @@ class Trial {
     this.inFlight.delete(m.id);
     const row = this.ready[job.stream];
     if (row) row[job.sentence] = m;
-    this.jobs.push({ ...job, startMs: m.startMs, endMs: m.endMs, audioSeconds: m.audioSeconds });
+    this.jobs.push({
+      ...job,
+      startMs: m.startMs,
+      endMs: m.endMs,
+      audioSeconds: m.audioSeconds,
+      ...(m.pairs ? { pairs: m.pairs } : {}),
+    });
     if (m.peakRssBytes !== undefined) this.rss[worker] = Math.max(this.rss[worker] ?? 0, m.peakRssBytes);
     const f = this.faults[worker];
     if (f !== undefined)
@@ -197,7 +212,8 @@ class Trial {
         f === null || m.majorFaults === undefined || m.majorFaultsBefore === undefined
           ? null
           : f + Math.max(0, m.majorFaults - m.majorFaultsBefore);
-    this.queue.ready(job.stream, job.sentence, m.endMs, m.audioSeconds);
+    // The listener's playback starts at the first audio it got, a stream's first pair.
+    this.queue.ready(job.stream, job.sentence, piecesOf(m)[0]?.readyMs ?? m.endMs, m.audioSeconds);
     this.idle.push(worker);
     const why = this.stopReason(job.stream, job.sentence);
     if (why !== undefined) return this.finish('stopped', why);
@@ -212,7 +228,10 @@ class Trial {
     if (stop.atGap && this.hasGap(stream)) return `a gap for listener ${stream}`;
     const limit = stop.firstAudioMs;
     if (limit === undefined || sentence !== 0) return undefined;
-    const first = (this.ready[stream]?.[0]?.endMs ?? Number.NaN) - (this.arrivals[stream]?.actualMs ?? Number.NaN);
+    const head = this.ready[stream]?.[0];
+    const first =
+      (head ? (piecesOf(head)[0]?.readyMs ?? Number.NaN) : Number.NaN) -
+      (this.arrivals[stream]?.actualMs ?? Number.NaN);
     if (first > limit) return `listener ${stream} waited ${Math.round(first)} ms for its first audio, over ${limit} ms`;
     const known = this.ready.every((row) => row[0] !== undefined);
     return known && this.jobs.length < this.arrivals.length * this.p.estimatedAudioSeconds.length
@@ -225,12 +244,7 @@ class Trial {
     const row = this.ready[stream] ?? [];
     const upTo = row.findIndex((d) => d === undefined);
     const known = (upTo < 0 ? row : row.slice(0, upTo)) as DoneMessage[];
-    return (
-      playback(
-        this.arrivals[stream]?.actualMs ?? 0,
-        known.map((d) => ({ readyMs: d.endMs, audioSeconds: d.audioSeconds })),
-      ).gaps > 0
-    );
+    return playback(this.arrivals[stream]?.actualMs ?? 0, known.flatMap(piecesOf)).gaps > 0;
   }
 
   private finish(state: TrialResult['state'], message?: string): void {
@@ -266,7 +280,7 @@ class Trial {
     const streams = this.arrivals.map((a, s) =>
       playback(
         a.actualMs,
-        (this.ready[s] ?? []).flatMap((d) => (d ? [{ readyMs: d.endMs, audioSeconds: d.audioSeconds }] : [])),
+        (this.ready[s] ?? []).flatMap((d) => (d ? piecesOf(d) : [])),
       ),
     );
     const arrived = this.arrivals.flatMap((a, s) => (Number.isFinite(a.actualMs) ? [s] : []));

@@ -40,7 +40,8 @@ export async function serveCapacity(host: ServeHost, first: ReceivedParentMessag
     // Not permitted here: the arrivals control will say whether the parent kept time anyway.
   }
   const t0 = monotonicMs();
-  const synth = await host.createSession(() => Synthesizer.create(voice, { threads: init.threads }));
+  const { session } = init.engine;
+  const synth = await host.createSession(() => Synthesizer.create(voice, { threads: init.threads, session }));
   const feeds = synth.feedsFor(init.prepared);
   if (feeds.length === 0)
     throw new PiperParallelError(

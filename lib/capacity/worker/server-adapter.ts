@@ -2,8 +2,9 @@
  * The worker interface over a running speech server: each worker is one session (a connection) to
  * it, loaded when the session opens, answering each job with the sentence's audio as the server
  * sent it. The server is a black box: a job's start is when the sentence was asked for, its end
- * when its last audio byte came. A session that fails fails its worker; the audio format must stay
- * the one the first sentence came in, or the worker fails saying both.
+ * when its last audio byte came; its audio is the pairs the server sent (a stream: the whole text,
+ * one job). A session that fails fails its worker; the audio format must stay the one the first
+ * sentence came in, or the worker fails saying both.
  */
 import type { ParentMessage, WorkerMessage } from '../../workers/messages.js';
 import type { SpawnOptions, StreamWorker, WorkerAdapter, WorkerExit } from '../../workers/worker.js';
@@ -12,8 +13,8 @@ import {
   sameFormat,
   type AudioFormat,
   type ServerLink,
+  type AudioPair,
   type ServerSession,
-  type SynthesisReply,
 } from '../../server/contract/session.js';
 
 export interface ServerAdapterOptions {
@@ -34,9 +35,6 @@ class ServerWorker implements StreamWorker {
   readonly exited: Promise<WorkerExit>;
   private session: ServerSession | undefined;
   private texts: string[] = [];
-  /** Streaming: each sentence's answer as it came, and the job waiting for it. */
-  private readonly came = new Map<number, SynthesisReply>();
-  private waiting: { id: number; sentence: number; startMs: number } | undefined;
   private readonly listeners: Array<(m: WorkerMessage) => void> = [];
   private gone = false;
   private markExited: (x: WorkerExit) => void = () => undefined;
@@ -88,33 +86,39 @@ class ServerWorker implements StreamWorker {
     const text = this.texts[sentence];
     const session = this.session;
     if (!session || text === undefined) return this.failed(`job ${id} asked for sentence ${sentence}, not there`);
-    const startMs = this.o.now();
+    const job = { id, sentence, startMs: this.o.now() };
     const stream = this.o.stream;
-    if (!stream) return session.synthesize(text, (r) => this.answer({ id, sentence, startMs }, r));
+    if (!stream)
+      return session.synthesize(text, (r) =>
+        r.state === 'failed'
+          ? this.failed(r.message)
+          : this.answer(job, r.format, [
+              { endMs: r.endMs, audioSeconds: r.audioSeconds, silenceSeconds: r.silenceSeconds ?? 0 },
+            ]),
+      );
     if (!session.stream) return this.failed('this protocol has no streaming text in');
-    this.waiting = { id, sentence, startMs };
-    // The first sentence asked opens the listener's one stream; each later one takes what the stream brought.
-    if (sentence === 0)
-      session.stream(this.texts, stream.textRateCps, (i, r) => {
-        this.came.set(i, r);
-        this.release();
-      });
-    else this.release();
+    // A streamed text is one job: its lines (joined by newlines, see streamText) go in one stream, and what the
+    // listener hears is every pair the server sent back.
+    session.stream(text.split('\n'), stream.textRateCps, (r) =>
+      r.state === 'failed' ? this.failed(r.message) : this.answer(job, r.format, r.pairs),
+    );
   }
 
-  private release(): void {
-    const w = this.waiting;
-    const r = w ? this.came.get(w.sentence) : undefined;
-    if (!w || !r) return;
-    this.waiting = undefined;
-    this.answer(w, r);
-  }
-
-  private answer(job: { id: number; sentence: number; startMs: number }, r: SynthesisReply): void {
-    if (r.state === 'failed') return this.failed(r.message);
-    const changed = this.adapter.checkFormat(r.format);
+  private answer(
+    job: { id: number; sentence: number; startMs: number },
+    format: AudioFormat,
+    pairs: AudioPair[],
+  ): void {
+    const changed = this.adapter.checkFormat(format);
     if (changed) return this.failed(changed);
-    this.post({ type: 'done', ...job, endMs: r.endMs, audioSeconds: r.audioSeconds });
+    const last = pairs.at(-1);
+    this.post({
+      type: 'done',
+      ...job,
+      endMs: last?.endMs ?? this.o.now(),
+      audioSeconds: pairs.reduce((n, p) => n + p.audioSeconds, 0),
+      pairs,
+    });
   }
 
   terminate(): Promise<WorkerExit> {

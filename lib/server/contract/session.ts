@@ -12,20 +12,40 @@ export interface AudioFormat {
 }
 
 export type SynthesisReply =
-  { state: 'done'; endMs: number; audioSeconds: number; format: AudioFormat } | { state: 'failed'; message: string };
+  | {
+      state: 'done';
+      endMs: number;
+      audioSeconds: number;
+      format: AudioFormat;
+      /** Exact-zero samples at its end, a run of at least SILENCE_MIN_MS (silence a server adds after speech), s. */
+      silenceSeconds?: number;
+    }
+  | { state: 'failed'; message: string };
+
+/** One audio-start ... audio-stop pair of a reply: when its audio-stop came, and how much audio it held. */
+export interface AudioPair {
+  endMs: number;
+  audioSeconds: number;
+  silenceSeconds: number;
+}
+
+/** A whole stream's answer: the pairs the server sent, however it split the text. */
+export type StreamReply =
+  | { state: 'done'; endMs: number; audioSeconds: number; format: AudioFormat; pairs: AudioPair[] }
+  | { state: 'failed'; message: string };
+
+/** Trailing zeros shorter than this are a quiet end of speech, not silence a server added (the gap tolerance). */
+export const SILENCE_MIN_MS = 20;
 
 export interface ServerSession {
   /** Ask for one sentence; `reply` is called exactly once. One request at a time per session. */
   synthesize(text: string, reply: (r: SynthesisReply) => void): void;
   /**
-   * Streaming text in (Wyoming from 1.7): the whole text at once or at `textRateCps`; `onSentence` is called once
-   * per line, in order, until one fails. Absent where the protocol has no such thing.
+   * Streaming text in (Wyoming from 1.7): the whole text at once or at `textRateCps`; `reply` is called once, with
+   * every audio pair the server sent until it said the stream stopped (its sentences, not the lines). Absent where
+   * the protocol has no such thing.
    */
-  stream?(
-    texts: readonly string[],
-    textRateCps: number | null,
-    onSentence: (i: number, r: SynthesisReply) => void,
-  ): void;
+  stream?(texts: readonly string[], textRateCps: number | null, reply: (r: StreamReply) => void): void;
   /** Closes the connection; nothing is called after. */
   close(): void;
 }

@@ -1,7 +1,8 @@
 /**
  * One Wyoming connection: `describe` answered by `info` when it opens, then per sentence a
- * `synthesize` answered by `audio-start`, `audio-chunk`s and `audio-stop`. The sentence's audio is
- * there when `audio-stop` comes (wyoming-piper sends a sentence's chunks once it is synthesized).
+ * `synthesize` answered by `audio-start`, `audio-chunk`s and `audio-stop`, or a whole stream answered
+ * by the server's own sentences, a pair each. A pair's audio is there when its `audio-stop` comes
+ * (wyoming-piper sends a sentence's chunks once it is synthesized).
  */
 import net from 'node:net';
 import { EventParser, encodeEvent, type WyomingEvent } from './event.js';
@@ -16,6 +17,9 @@ import {
   type ServerLink,
   type ServerSession,
   type SynthesisReply,
+  type AudioPair,
+  type StreamReply,
+  SILENCE_MIN_MS,
 } from '../contract/session.js';
 
 export interface WyomingTarget {
@@ -126,56 +130,120 @@ class Connection {
   }
 }
 
+/** Zero bytes at the end of `b`, and whether all of it is zeros (read from the end: speech stops it at once). */
+function zeroTail(b: Buffer): { bytes: number; all: boolean } {
+  let i = b.length - 1;
+  while (i >= 0 && b[i] === 0) i -= 1;
+  return { bytes: b.length - 1 - i, all: i < 0 };
+}
+
+/** One audio pair as it comes: its format, its bytes, and the exact-zero run at its end. */
+class PairAudio {
+  format: AudioFormat | null = null;
+  bytes = 0;
+  private zeros = 0;
+
+  /** Why the event breaks the pair, or undefined. */
+  add(e: WyomingEvent): string | undefined {
+    const f = formatOf(e.data);
+    if (!f) return `the server sent an ${e.type} without rate, width and channels`;
+    if (!plausibleFormat(f)) return `the server sent an implausible audio format (${formatWords(f)})`;
+    if (this.format && !sameFormat(this.format, f))
+      return `the audio format changed within a sentence: ${formatWords(this.format)}, then ${formatWords(f)}`;
+    this.format = f;
+    const payload = e.payload ?? Buffer.alloc(0);
+    this.bytes += payload.length;
+    const tail = zeroTail(payload);
+    this.zeros = tail.all ? this.zeros + tail.bytes : tail.bytes;
+    return undefined;
+  }
+
+  seconds(f: AudioFormat): { audioSeconds: number; silenceSeconds: number } {
+    const frame = f.width * f.channels;
+    const silence = (Math.floor(this.zeros / frame) * frame) / bytesPerSecond(f);
+    return {
+      audioSeconds: this.bytes / bytesPerSecond(f),
+      silenceSeconds: silence * 1000 >= SILENCE_MIN_MS ? silence : 0,
+    };
+  }
+}
+
 /**
- * Events of one sentence, from `audio-start` to `audio-stop`; in a stream, `synthesize-stopped` first fails it with
- * `early`. Its first audio is due within the timeout from `fromWallMs` (when its text was all sent), each next audio
- * event within the timeout of the one before; other events (a ping) do not move that deadline.
+ * Events of one sentence, from `audio-start` to `audio-stop`. Its first audio is due within the timeout, each next
+ * audio event within the timeout of the one before; other events (a ping) do not move that deadline.
  */
-function collectAudio(
-  c: Connection,
-  now: () => number,
-  reply: (r: SynthesisReply) => void,
-  o: { early?: string; fromWallMs?: number; chained?: boolean } = {},
-): void {
-  let format: AudioFormat | null = null;
-  let bytes = 0;
-  let dueWallMs = Math.max(performance.now(), o.fromWallMs ?? 0) + c.timeout;
+function collectAudio(c: Connection, now: () => number, reply: (r: SynthesisReply) => void): void {
+  const pair = new PairAudio();
+  let dueWallMs = performance.now() + c.timeout;
   const wait = (what: string): void => c.next(onEvent, what, dueWallMs - performance.now());
   const onEvent = (e: WyomingEvent | Error): void => {
     if (e instanceof Error) return reply({ state: 'failed', message: e.message });
     if (e.type === 'error')
       return reply({ state: 'failed', message: `the server answered error: ${textOf(e.data.text)}` });
-    if (e.type === 'synthesize-stopped' && o.early) return reply({ state: 'failed', message: o.early });
     if (e.type === 'audio-start' || e.type === 'audio-chunk') {
-      const f = formatOf(e.data);
-      if (!f)
-        return reply({ state: 'failed', message: `the server sent an ${e.type} without rate, width and channels` });
-      if (!plausibleFormat(f))
-        return reply({ state: 'failed', message: `the server sent an implausible audio format (${formatWords(f)})` });
-      if (format && !sameFormat(format, f))
-        return reply({
-          state: 'failed',
-          message: `the audio format changed within a sentence: ${formatWords(format)}, then ${formatWords(f)}`,
-        });
-      format = f;
-      bytes += e.payload?.length ?? 0;
+      const broken = pair.add(e);
+      if (broken) return reply({ state: 'failed', message: broken });
       dueWallMs = performance.now() + c.timeout;
     } else if (e.type === 'audio-stop') {
+      const format = pair.format;
       if (!format) return reply({ state: 'failed', message: 'the server sent audio-stop before any audio-start' });
-      const done: SynthesisReply = {
-        state: 'done',
-        endMs: now(),
-        audioSeconds: bytes / bytesPerSecond(format),
-        format,
-      };
-      // In a stream the next sentence's collector takes over at once (its audio may be in this same read); a plain
-      // request is answered once the rest of this read is seen, so audio after audio-stop cannot reach the next one.
-      if (o.chained) return reply(done);
+      const done: SynthesisReply = { state: 'done', endMs: now(), format, ...pair.seconds(format) };
+      // Answered once the rest of this read is seen, so audio after audio-stop cannot reach the next request.
       queueMicrotask(() => reply(c.failure ? { state: 'failed', message: c.failure.message } : done));
       return;
     }
     // Other events (a `synthesize-stopped`, a ping) are not part of this sentence: wait on.
     wait('audio event');
+  };
+  wait('audio');
+}
+
+/**
+ * A whole stream's audio: every audio-start ... audio-stop pair until `synthesize-stopped`, however the server split
+ * the text. A server may hold a sentence until the next one's first word (wyoming-piper does), so audio is due within
+ * the timeout of the later of the last audio event and `lastTextWallMs` (when the stream's last text was sent).
+ */
+function collectStream(
+  c: Connection,
+  now: () => number,
+  reply: (r: StreamReply) => void,
+  lastTextWallMs: number,
+): void {
+  const pairs: AudioPair[] = [];
+  let pair: PairAudio | null = null;
+  let format: AudioFormat | null = null;
+  let lastWallMs = performance.now();
+  const wait = (what: string): void =>
+    c.next(onEvent, what, Math.max(lastWallMs, lastTextWallMs) + c.timeout - performance.now());
+  const failed = (message: string): void => reply({ state: 'failed', message });
+  const onEvent = (e: WyomingEvent | Error): void => {
+    if (e instanceof Error) return failed(e.message);
+    if (e.type === 'error') return failed(`the server answered error: ${textOf(e.data.text)}`);
+    if (e.type === 'audio-start' || e.type === 'audio-chunk') {
+      if (e.type === 'audio-start' && pair?.format) return failed('the server sent audio-start inside a sentence');
+      pair ??= new PairAudio();
+      const broken = pair.add(e);
+      if (broken) return failed(broken);
+      if (format && pair.format && !sameFormat(format, pair.format))
+        return failed(
+          `the audio format changed between sentences: ${formatWords(format)}, then ${formatWords(pair.format)}`,
+        );
+      format = pair.format;
+      lastWallMs = performance.now();
+    } else if (e.type === 'audio-stop') {
+      if (!pair?.format) return failed('the server sent audio-stop before any audio-start');
+      pairs.push({ endMs: now(), ...pair.seconds(pair.format) });
+      pair = null;
+      lastWallMs = performance.now();
+    } else if (e.type === 'synthesize-stopped') {
+      if (pair) return failed('the server stopped the stream in the middle of a sentence (no audio-stop)');
+      if (!format || pairs.length === 0) return failed('the server stopped the stream without any audio');
+      const audioSeconds = pairs.reduce((n, p) => n + p.audioSeconds, 0);
+      const done: StreamReply = { state: 'done', endMs: now(), audioSeconds, format, pairs };
+      queueMicrotask(() => reply(c.failure ? { state: 'failed', message: c.failure.message } : done));
+      return;
+    }
+    wait(pairs.length === 0 && !pair ? 'audio' : 'audio event or synthesize-stopped');
   };
   wait('audio');
 }
@@ -196,38 +264,18 @@ class WyomingSession implements ServerSession {
   /**
    * The whole text in one stream (`synthesize-start`, `synthesize-chunk`s, `synthesize-stop`): each line at once,
    * or word by word at `textRateCps` characters a second as a language model would write it. The server answers
-   * each sentence as `audio-start` ... `audio-stop`; the i-th is line i.
+   * with its own sentences, one audio pair each, then `synthesize-stopped`.
    */
-  stream(
-    texts: readonly string[],
-    textRateCps: number | null,
-    onSentence: (i: number, r: SynthesisReply) => void,
-  ): void {
-    let i = 0;
-    const early = (): string =>
-      `the server ended the stream after ${i} sentence(s) of ${texts.length}: give the text one sentence per line`;
+  stream(texts: readonly string[], textRateCps: number | null, reply: (r: StreamReply) => void): void {
     const pieces = texts.map((t) => (textRateCps === null ? [`${t} `] : (`${t} `.match(/\S+\s*/g) ?? [])));
-    // When each piece goes (ms after the stream starts), and when each sentence can be released: a server that ends
-    // a sentence at the next one's first word has it then, the last at synthesize-stop.
+    // When each piece goes (ms after the stream starts); synthesize-stop after the last.
     const startWallMs = performance.now();
     let chars = 0;
     const sendAt = pieces.map((line) =>
       line.map((p) => (textRateCps === null ? 0 : (1000 * (chars += p.length)) / textRateCps)),
     );
     const stopAt = textRateCps === null ? 0 : (1000 * chars) / textRateCps;
-    const releaseAt = texts.map((_, j) => sendAt[j + 1]?.[0] ?? stopAt);
-    const next = (): void =>
-      collectAudio(
-        this.c,
-        this.now,
-        (r) => {
-          onSentence(i, r);
-          i += 1;
-          if (r.state === 'done' && i < texts.length) next();
-        },
-        { early: early(), fromWallMs: startWallMs + (releaseAt[i] ?? stopAt), chained: true },
-      );
-    next();
+    collectStream(this.c, this.now, reply, startWallMs + stopAt);
     this.c.write(encodeEvent('synthesize-start', {}));
     pieces.forEach((line, j) =>
       line.forEach((piece, k) => {

@@ -1,4 +1,5 @@
 import { armCentre } from '../verdict/labels.js';
+import { profileOfLabel, sessionLine } from '../../voice/session-profile.js';
 /** What the Markdown and HTML reports both say, as plain text; each renders it in its own markup. */
 import type { Archive, ArmRecord } from '../schema.js';
 import { num, signedPercent } from './format.js';
@@ -147,6 +148,13 @@ export function runFacts(a: Archive): Array<{ label: string; text: string; code?
       text: a.voix
         .map((v) => `${v.nom} (${v.synthetique ? 'SYNTHETIC' : 'real Piper voice'}, ${v.frequence_hz} Hz)`)
         .join(', '),
+    },
+    {
+      label: 'session',
+      text: sessionLine(a.protocole.profil_session ?? profileOfLabel(a.protocole.session_onnxruntime)).replace(
+        /^session: /,
+        '',
+      ),
     },
     { label: 'command', text: '', code: a.protocole.commande },
   ];

@@ -27,6 +27,10 @@ function armRow(arm: ArmRecord): string {
  * The run as one self-contained HTML page: no script, no stylesheet or font to fetch; every chart
  * is an SVG rendered here by Vega, inlined.
  */
+/** A one-line answer in bold; its details, indented in the block, as items under it. */
+const decisionItem = (l: string): string =>
+  l.startsWith('  ') ? `<li class="detail">${esc(l.trim())}</li>` : `<li><strong>${esc(l)}</strong></li>`;
+
 export async function renderHtml(a: Archive): Promise<string> {
   const synthetic = syntheticVoices(a);
   const body: string[] = [`<h1>piper-parallel run of ${esc(a.date_utc)}</h1>`];
@@ -50,7 +54,7 @@ export async function renderHtml(a: Archive): Promise<string> {
     body.push(
       '<h2>Decision</h2>',
       `<p>${esc(decision.heading)}</p>`,
-      `<ul>${decision.lines.map((l) => `<li>${esc(l)}</li>`).join('')}</ul>`,
+      `<ul>${decision.lines.map(decisionItem).join('')}</ul>`,
     );
   for (const voice of [...new Set(a.bras.map((b) => b.voix))]) {
     const arms = a.bras.filter((b) => b.voix === voice);

@@ -38,7 +38,14 @@ export function renderMarkdown(a: Archive): string {
   // The answer first; the tables and the verdict's sentences after it.
   const decision = decisionLines(a);
   if (decision)
-    out.push('## Decision', '', mdText(decision.heading), '', ...decision.lines.map((l) => `- ${mdText(l)}`), '');
+    out.push(
+      '## Decision',
+      '',
+      mdText(decision.heading),
+      '',
+      ...decision.lines.map((l) => (l.startsWith('  ') ? `  - ${mdText(l.trim())}` : `- ${mdText(l)}`)),
+      '',
+    );
   const voices = [...new Set(a.bras.map((b) => b.voix))];
   for (const voice of voices) {
     const arms = a.bras.filter((b) => b.voix === voice);

@@ -95,9 +95,21 @@ export class ProgressReporter {
   }
 }
 
-/** Colour only for a terminal, and never when NO_COLOR is set (https://no-color.org). */
-export function colorEnabled(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
-  return stream.isTTY === true && (env.NO_COLOR === undefined || env.NO_COLOR === '');
+/**
+ * Colour as Node decides it for a stream: FORCE_COLOR first (0 or false: none; anything else: colour, even
+ * piped), then a terminal's own `hasColors()` (NO_COLOR, NODE_DISABLE_COLORS, TERM=dumb); never on a pipe.
+ */
+export function colorEnabled(
+  stream: { isTTY?: boolean; hasColors?: (env?: object) => boolean },
+  env: NodeJS.ProcessEnv = process.env,
+): boolean {
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return force !== '0' && force !== 'false';
+  if (stream.isTTY !== true) return false;
+  // no-color.org: an empty NO_COLOR is unset (Node's own check counts it as set).
+  const { NO_COLOR: noColor, ...rest } = env;
+  if (stream.hasColors) return stream.hasColors(noColor === '' ? rest : env);
+  return (env.NO_COLOR === undefined || env.NO_COLOR === '') && env.TERM !== 'dumb';
 }
 
 /** OK in green, FAILED / TIMED-OUT in red, NOISY in yellow; whatever control characters the line held, removed first. */

@@ -1,4 +1,5 @@
 import { armCentre, armVoiceLabel } from '../verdict/labels.js';
+import { profileOfLabel, sessionLine } from '../../voice/session-profile.js';
 import { decisionHeading } from '../verdict/decision.js';
 import type { Archive, ArmRecord } from '../schema.js';
 import { num as fmt } from './format.js';
@@ -70,6 +71,7 @@ export function headerLines(a: Pick<Archive, 'protocole' | 'coeurs' | 'machine_d
     `text: ${a.protocole.source_du_texte}, ${a.protocole.texte.phrases} lines, ${a.protocole.texte.caracteres} ` +
       `characters, sha256 ${a.protocole.texte.sha256.slice(0, 12)}`,
     `machine: ${a.machine_detail.cpu}, ${a.coeurs} cores usable, load ${a.machine_detail.charge_avant.map((x) => x.toFixed(2)).join(' ')}`,
+    sessionLine(a.protocole.profil_session ?? profileOfLabel(a.protocole.session_onnxruntime)),
   ];
   if (s)
     lines.push(
@@ -105,7 +107,10 @@ export { armVoiceLabel };
 export function decisionLines(
   a: Pick<Archive, 'verdict'>,
 ): { heading: string; lines: string[]; note: string } | undefined {
-  const lines = a.verdict.comparaisons.map((c) => c.decision ?? c.phrase);
+  // The one-line answer first, its details indented under it; older archives have the one decision line.
+  const lines = a.verdict.comparaisons.flatMap((c) =>
+    c.ligne ? [c.ligne, ...(c.details ?? []).map((d) => `  ${d}`)] : [c.decision ?? c.phrase],
+  );
   lines.push(...(a.verdict.moteurs ?? []).map((m) => m.phrase));
   if (lines.length === 0) return undefined;
   const voices = new Set(a.verdict.comparaisons.map((c) => c.voix)).size;

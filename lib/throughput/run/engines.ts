@@ -7,7 +7,7 @@ import type { VoiceInfo } from '../../voice/load.js';
 import { probeSherpaVoice } from '../../voice/sherpa/probe.js';
 import { sherpaReadyVoice, SHERPA_PROVIDER_CONFIG, type SherpaVoice } from '../../voice/sherpa/prepare.js';
 import { ONNXRUNTIME_VERSION } from '../../core/version.js';
-import { PIPER_SESSION_LABEL } from '../../voice/synthesizer.js';
+import { SESSION_SETTINGS, type SessionProfile } from '../../voice/session-profile.js';
 import { engineOf, scopeOf } from './conditions.js';
 import type { EngineSpec } from '../../workers/messages.js';
 
@@ -19,6 +19,8 @@ export const SHERPA_SESSION_LABEL =
 export interface EnginePlan {
   /** Each voice's sherpa-ready copy, when any arm runs sherpa-onnx. */
   sherpa: Map<string, SherpaVoice>;
+  /** Whose session settings every onnxruntime-node stream uses. */
+  session: SessionProfile;
   moteurs: NonNullable<Archive['protocole']['moteurs']>;
 }
 
@@ -27,6 +29,7 @@ export async function planEngines(
   conditions: readonly Condition[],
   voices: readonly VoiceInfo[],
   sampleText: string,
+  session: SessionProfile,
 ): Promise<EnginePlan> {
   const used = new Set(conditions.map(engineOf));
   const sherpa = new Map<string, SherpaVoice>();
@@ -35,7 +38,7 @@ export async function planEngines(
     moteurs.onnxruntime = {
       version: `onnxruntime-node ${ONNXRUNTIME_VERSION}`,
       onnxruntime: ONNXRUNTIME_VERSION,
-      reglages: PIPER_SESSION_LABEL,
+      reglages: SESSION_SETTINGS[session].label,
     };
   }
   if (used.has('sherpa')) {
@@ -50,7 +53,7 @@ export async function planEngines(
       };
     }
   }
-  return { sherpa, moteurs };
+  return { sherpa, session, moteurs };
 }
 
 /** What a worker runs for an arm of this condition. */
@@ -60,5 +63,5 @@ export function engineSpec(condition: Condition, voiceName: string, engines: Eng
     if (!voice) throw new Error(`no sherpa-ready copy of ${voiceName} was planned`);
     return { kind: 'sherpa', voice };
   }
-  return { kind: 'onnxruntime', scope: scopeOf(condition) };
+  return { kind: 'onnxruntime', scope: scopeOf(condition), session: engines.session };
 }

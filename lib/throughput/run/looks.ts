@@ -95,13 +95,13 @@ export class SequentialRun {
     if (settled === this.questions.length)
       return { raison: 'answered', manches: round, detail: `every question answered after ${round} round(s)` };
     const rest = [
-      n('futile') > 0 ? `${n('futile')} that even the last look could not settle at the spread seen` : '',
+      n('futile') > 0 ? `${n('futile')} given up (at the spread seen, not even the last look would settle it)` : '',
       n('controls') > 0 ? `${n('controls')} whose arms failed their controls` : '',
     ].filter(Boolean);
     return {
       raison: 'futile',
       manches: round,
-      detail: `no question left open after ${round} round(s): ${settled} answered, ${rest.join(', ')}`,
+      detail: `after ${round} round(s), ${settled} answered, ${rest.join(', ')}`,
     };
   }
 

@@ -70,6 +70,8 @@ export interface RunArmsOptions {
   isolation?: IsolationChoice;
   /** Who runs the voice: onnxruntime-node (default), sherpa-onnx, or both side by side. */
   engine?: EngineChoice;
+  /** Whose onnxruntime session settings: piper-tts (default, Python Piper's) or libpiper; sherpa-onnx runs libpiper's. */
+  session?: string;
   /** What a timed pass covers: phoneme ids to audio (model, the default with onnxruntime) or text to audio (text, the default with sherpa). */
   scope?: Scope;
   /** Explicit conditions (overrides streams, threads and affinity). */

@@ -14,7 +14,7 @@ import { locateVoice, voicePlaces, type VoicePlaces } from '../../voice/places.j
 import { defaultVoices } from '../../voice/defaults.js';
 import { DEFAULT_MARGIN_PCT } from '../verdict/index.js';
 import { loadOnnxruntime } from '../../voice/onnxruntime.js';
-import { PIPER_SESSION_LABEL } from '../../voice/synthesizer.js';
+import { chooseSession, SESSION_SETTINGS } from '../../voice/session-profile.js';
 import { prepareText, type PreparedText } from '../../voice/text.js';
 import { engineOf, expandConditions, scopeOf, SHERPA_THREAD_REFUSAL } from './conditions.js';
 import { planEngines, type EnginePlan } from './engines.js';
@@ -230,7 +230,6 @@ function protocol(
       "memory: no page swapped during the arm (/proc/vmstat pswpin + pswpout) and at most 64 major page faults in the streams' timed passes",
     ],
     commande: command,
-    session_onnxruntime: PIPER_SESSION_LABEL,
     manches_prevues: c.rounds,
     ...(c.looks ? { sequentiel: sequentialBlock(c, conditions) } : {}),
     graine: c.seed,
@@ -325,7 +324,12 @@ async function planChecked(options: RunArmsOptions, resumed: PartialRun | undefi
   const prepared = await phonemizeText(text.lines, voices);
   // Every stream will load it: a missing or broken native binding is one line here, before any starts.
   if (conditions.some((c) => engineOf(c) === 'onnxruntime')) await loadOnnxruntime();
-  const engines = await planEngines(conditions, voices, text.lines[0] ?? '');
+  const session = chooseSession({
+    asked: options.session,
+    resumed: h ? (h.session ?? 'libpiper') : undefined,
+    sherpa: conditions.some((x) => engineOf(x) === 'sherpa'),
+  });
+  const engines = await planEngines(conditions, voices, text.lines[0] ?? '', session);
   const machine = await machineBlock();
   if (h && h.machine !== machineFingerprint(machine)) {
     throw new PiperParallelError(
@@ -336,6 +340,8 @@ async function planChecked(options: RunArmsOptions, resumed: PartialRun | undefi
   const date = h ? new Date(h.date_utc) : (options.now ?? (() => new Date()))();
   const protocole = {
     ...protocol(c, text, voices, conditions, h?.command ?? options.command ?? 'runArms()'),
+    session_onnxruntime: SESSION_SETTINGS[session].label,
+    profil_session: session,
     moteurs: engines.moteurs,
   };
   const header: PartialHeader = {
@@ -359,6 +365,7 @@ async function planChecked(options: RunArmsOptions, resumed: PartialRun | undefi
     })),
     command: protocole.commande,
     label: h?.label ?? label,
+    session,
   };
   const arms = voices.flatMap((voice) =>
     conditions.map((condition) => ({ key: conditionKey(voice.name, condition), voice, condition })),

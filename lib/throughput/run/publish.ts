@@ -1,5 +1,6 @@
 /** Step 4 of a run: the arms as archived, the verdict, and the archive written where nothing is overwritten. */
 import os from 'node:os';
+import { machineEnd } from '../../measure/machine.js';
 import type { PartialLog } from '../../archive/partial.js';
 import { ArchiveSchema, SCHEMA_VERSION, type Archive } from '../schema.js';
 import { writeExclusive, type ArchiveFiles } from '../../archive/writer.js';
@@ -70,6 +71,7 @@ export async function publishRun(
   partial: PartialLog,
   o: { files?: ArchiveFiles; onProgress?: (e: Progress) => void; redact?: boolean },
 ): Promise<RunResult> {
+  Object.assign(plan.machine, await machineEnd(plan.machine));
   const measured = archiveOf(plan, executed);
   const archive = o.redact ? redacted(measured) : measured;
   archive.bras.forEach((arm, i) => o.onProgress?.({ kind: 'arm-end', index: i + 1, total: archive.bras.length, arm }));

@@ -4,6 +4,7 @@ import { ConditionSchema, type Condition } from '../schema.js';
 import { PiperParallelError } from '../../core/errors.js';
 import { ArmRunSchema, toArmRun } from './arm-run-schema.js';
 import type { RoundRun } from './rounds.js';
+import { SESSION_PROFILES } from '../../voice/session-profile.js';
 
 /** The first line of a partial file: everything needed to carry the run on. */
 export const PartialHeaderSchema = z.object({
@@ -26,6 +27,8 @@ export const PartialHeaderSchema = z.object({
   text: z.object({ source: z.string(), lines: z.array(z.string()), sha256: z.string() }),
   voices: z.array(z.object({ name: z.string(), sha256: z.string(), standsInFor: z.string().optional() })),
   command: z.string(),
+  /** The session profile; absent in partial files from before profiles: libpiper's settings. */
+  session: z.enum(SESSION_PROFILES).optional(),
 });
 export type PartialHeader = z.infer<typeof PartialHeaderSchema>;
 

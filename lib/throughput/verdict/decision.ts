@@ -59,24 +59,65 @@ export function bestAnswer(top: Pair, marginPct: number, rivals?: readonly Pair[
   );
 }
 
+const span = (ic: [number, number] | null): string =>
+  ic ? `${signedPercent(ic[0])} to ${signedPercent(ic[1])}` : 'no interval';
+
+export interface DecisionInput {
+  question: Pair | undefined;
+  top: Pair | undefined;
+  rivals?: Pair[];
+  /** A sequential run's questions, set before it ran, in place of `question`; with what each still needs. */
+  questions?: Array<{ pair: Pair; more?: string }>;
+}
+
+/**
+ * The answer in one line a person acts on: the layout to run and how much more speech it gives (the
+ * best where resolved above every other, else a resolved question), or "no layout shown better" and
+ * what came closest. `used` is the pair it quotes, so the details below it do not quote it again.
+ */
+export function headline(head: string, d: DecisionInput, marginPct: number): { line: string; used: Pair | undefined } {
+  const questions = (d.questions ?? (d.question ? [{ pair: d.question }] : [])).map((q) => q.pair);
+  const resolved = (p: Pair): boolean => (p.famille ? p.famille.tranche : p.tranche) && p.rapport !== null;
+  const equivalent = (p: Pair): boolean => (p.famille ? p.famille.equivalent : (p.equivalent ?? false));
+  const run = (p: Pair): string => {
+    const x = ahead(p);
+    return `run ${x.first}: ${span(x.ic)} speech over ${x.second}`;
+  };
+  if (d.top && d.rivals?.length === 0) return { line: `${head}${run(d.top)}`, used: d.top };
+  const won = questions.find(resolved);
+  if (won) return { line: `${head}${run(won)}`, used: won };
+  const same = questions.find(equivalent);
+  if (same) {
+    const x = ahead(same);
+    return {
+      line: `${head}no layout shown better: ${x.first} or ${x.second}, within ${marginPct}% (${span(x.ic)})`,
+      used: same,
+    };
+  }
+  const near = d.top ?? questions[0];
+  if (!near) return { line: `${head}nothing to compare`, used: undefined };
+  const x = ahead(near);
+  return { line: `${head}no layout shown better (closest: ${x.first}, ${span(x.ic)} over ${x.second})`, used: near };
+}
+
 /**
  * The decision line of one voice and K: the deployment question (K processes against one process
  * with K threads), then the best layout where that is another pair. Undefined when nothing was quoted.
  */
-export function decisionLine(
-  head: string,
-  d: {
-    question: Pair | undefined;
-    top: Pair | undefined;
-    rivals?: Pair[];
-    /** A sequential run's questions, set before it ran, in place of `question`; with what each still needs. */
-    questions?: Array<{ pair: Pair; more?: string }>;
-  },
-  marginPct: number,
-): string | undefined {
+export function decisionLine(head: string, d: DecisionInput, marginPct: number): string | undefined {
+  const parts = decisionParts(d, marginPct);
+  return parts.length > 0 ? `${head}${parts.join('; ')}` : undefined;
+}
+
+/**
+ * Each question's answer, then the best layout's: the details under the one-line answer. With `used` (the pair
+ * the one line quotes), that pair is left out and the best line names the layouts without a figure it would repeat.
+ */
+export function decisionParts(d: DecisionInput, marginPct: number, used?: Pair): string[] {
   const { top, rivals } = d;
-  const questions = d.questions ?? (d.question ? [{ pair: d.question }] : []);
+  const questions = (d.questions ?? (d.question ? [{ pair: d.question }] : [])).filter((q) => q.pair !== used);
   const parts = questions.map((q) => pairAnswer(q.pair, marginPct) + (q.more ?? ''));
+  if (used) return [...parts, ...bestDetail(d, marginPct, used)];
   const question = questions.find((q) => q.pair === top)?.pair;
   // The question already quotes the top pair: the best line then only says whether it is best.
   if (top && top === question && rivals)
@@ -86,7 +127,27 @@ export function decisionLine(
         : bestAnswer(top, marginPct, rivals),
     );
   else if (top && !question) parts.push(bestAnswer(top, marginPct, rivals));
-  return parts.length > 0 ? `${head}${parts.join('; ')}` : undefined;
+  return parts;
+}
+
+/** Under a one-line answer, the best layout's line, with a figure only where no line above quoted it. */
+function bestDetail(d: DecisionInput, marginPct: number, used: Pair): string[] {
+  const { top, rivals } = d;
+  if (!top) return [];
+  const quoted = (p: Pair | undefined): boolean =>
+    p !== undefined &&
+    (p === used || (d.questions ?? (d.question ? [{ pair: d.question }] : [])).some((q) => q.pair === p));
+  if (rivals && rivals.length === 0)
+    return top === used
+      ? []
+      : quoted(top)
+        ? [`best ${ahead(top).first}, resolved above every other layout`]
+        : [bestAnswer(top, marginPct, rivals)];
+  if (rivals && quoted(rivals[0])) {
+    const names = [bare(rivals[0]?.a ?? top.a), ...rivals.map((p) => bare(p.b))];
+    return [`best not told apart: ${names.slice(0, -1).join(', ')} and ${names.at(-1)}`];
+  }
+  return quoted(top) && !rivals ? [] : [bestAnswer(top, marginPct, rivals)];
 }
 
 /** The decision block's heading: what its intervals hold, for each voice and over the run. */

@@ -4,7 +4,7 @@ import { median } from '../../measure/stats.js';
 import { armCentre, armVoiceLabel, layoutLabel } from './labels.js';
 import { atConfidence, nonInferior, pairPhrase, scorePair, type Pair, type ScoredPair } from './pair.js';
 import { minOf } from '../../core/extremes.js';
-import { bare, decisionLine } from './decision.js';
+import { bare, decisionLine, decisionParts, headline } from './decision.js';
 import { presetQuestions } from '../sequential/rule.js';
 import { recordShape } from '../sequential/shapes.js';
 import { roundsToSettle } from '../sequential/answer.js';
@@ -183,7 +183,7 @@ export function layoutsPhrase(r: RankedLayouts, marginPct: number, minRounds: nu
     ...r.comparison,
     resolu,
     phrase: r.head + [...parts, ...r.tail].join(' '),
-    decision: decisionOf(r, marginPct, minRounds),
+    ...decisionOf(r, marginPct, minRounds),
   };
 }
 
@@ -205,21 +205,26 @@ export function bestRivals(r: RankedLayouts, marginPct: number): Pair[] | undefi
     .filter((p) => !(p.famille?.ic && p.famille.ic[0] > 1));
 }
 
-/** The comparison's line in the terminal's decision block. */
-function decisionOf(r: RankedLayouts, marginPct: number, minRounds: number): string {
+/** The comparison's lines in the terminal's decision block: the archived line, the one-line answer, its details. */
+function decisionOf(
+  r: RankedLayouts,
+  marginPct: number,
+  minRounds: number,
+): { decision: string; ligne: string; details: string[] } {
   const { classement } = r.comparison;
-  if (classement.length === 0) return `${r.short}no layout held its controls: nothing can be concluded`;
-  if (classement.length === 1) return `${r.short}only ${classement[0]?.disposition} held its controls`;
+  const alone = (line: string) => ({ decision: line, ligne: line, details: [] });
+  if (classement.length === 0) return alone(`${r.short}no layout held its controls: nothing can be concluded`);
+  if (classement.length === 1) return alone(`${r.short}only ${classement[0]?.disposition} held its controls`);
   if (r.rounds < minRounds)
-    return `${r.short}too few rounds to decide (${r.rounds}); run again with --rounds ${minRounds} or more`;
+    return alone(`${r.short}too few rounds to decide (${r.rounds}); run again with --rounds ${minRounds} or more`);
   const questions = r.preset?.map((s) => ({ pair: s.pair, more: moreRounds(s, marginPct) }));
-  return (
-    decisionLine(
-      r.short,
-      { question: r.question?.pair, top: r.top?.pair, rivals: bestRivals(r, marginPct), questions },
-      marginPct,
-    ) ?? `${r.short}nothing to compare`
-  );
+  const input = { question: r.question?.pair, top: r.top?.pair, rivals: bestRivals(r, marginPct), questions };
+  const one = headline(r.short, input, marginPct);
+  return {
+    decision: decisionLine(r.short, input, marginPct) ?? `${r.short}nothing to compare`,
+    ligne: one.line,
+    details: decisionParts(input, marginPct, one.used),
+  };
 }
 
 /** For a question left open: about how many more rounds would settle it, at its spread and level. */

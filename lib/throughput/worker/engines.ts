@@ -10,6 +10,7 @@ import { Synthesizer } from '../../voice/synthesizer.js';
 import { prepareText, type PreparedText } from '../../voice/text.js';
 import { floatToInt16 } from '../../voice/format/wav.js';
 import type { EngineSpec } from '../../workers/messages.js';
+import type { SessionProfile } from '../../voice/session-profile.js';
 
 export interface PassOutcome {
   audioSeconds: number;
@@ -52,11 +53,11 @@ export function textLines(prepared: PreparedText): string[] {
 
 async function onnxruntimeModel(
   voice: VoiceInfo,
-  threads: number,
+  { threads, session }: { threads: number; session: SessionProfile },
   prepared: PreparedText,
   create: CreateSession,
 ): Promise<PassEngine> {
-  const synth = await create(() => Synthesizer.create(voice, { threads }));
+  const synth = await create(() => Synthesizer.create(voice, { threads, session }));
   const feeds = synth.feedsFor(prepared);
   const warmupFeeds = warmupOf(
     feeds,
@@ -74,11 +75,11 @@ async function onnxruntimeModel(
 
 async function onnxruntimeText(
   voice: VoiceInfo,
-  threads: number,
+  { threads, session }: { threads: number; session: SessionProfile },
   prepared: PreparedText,
   create: CreateSession,
 ): Promise<PassEngine> {
-  const synth = await create(() => Synthesizer.create(voice, { threads }));
+  const synth = await create(() => Synthesizer.create(voice, { threads, session }));
   const lines = textLines(prepared);
   // Loads the phonemizer's WebAssembly before any timed pass.
   await prepareText(lines.slice(0, 1), voice.config, undefined, false);
@@ -156,6 +157,6 @@ export async function createPassEngine(
   }
   if (spec.kind === 'sherpa') return sherpa(spec, threads, prepared, create);
   return spec.scope === 'text'
-    ? onnxruntimeText(voice, threads, prepared, create)
-    : onnxruntimeModel(voice, threads, prepared, create);
+    ? onnxruntimeText(voice, { threads, session: spec.session }, prepared, create)
+    : onnxruntimeModel(voice, { threads, session: spec.session }, prepared, create);
 }

@@ -13,6 +13,7 @@ type Answers = Record<string, [number, number, number?, [number, number, number]
 function view(answers: Answers, edit: (v: CapacityView) => void = () => undefined): CapacityView {
   const v: CapacityView = {
     schemaVersion: 2,
+    session: 'libpiper',
     machine: structuredClone(FIXTURE_MACHINE),
     label: null,
     cores: 2,
@@ -96,6 +97,20 @@ describe('compare on capacity archives', () => {
       view({ pool: [12, 4, 14, [12.3, 11.8, 12.9]] }),
     );
     assert.equal(faster.rows[0]?.verdict, 'MORE');
+  });
+
+  it('two session profiles are refused unless forced', () => {
+    const tts = view({ pool: [10, 4] }, (v) => {
+      v.session = 'piper-tts';
+    });
+    const lib = view({ pool: [10, 4] }, (v) => {
+      v.session = 'libpiper';
+    });
+    const refused = compareCapacity(tts, lib);
+    assert.match(refused.refused ?? '', /different session settings \(A: piper-tts; B: libpiper\).*--force/);
+    assert.equal(refused.rows.length, 0);
+    const forced = compareCapacity(tts, lib, true);
+    assert.deepEqual([forced.refused, forced.forced.length, forced.rows[0]?.verdict], [null, 1, 'SAME']);
   });
 
   it('another workload is INCOMPARABLE, naming each difference; another machine is refused unless forced; failed controls are not counted', () => {

@@ -1,6 +1,7 @@
 // light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { closingLines } from '../../../lib/cli/capacity-command.js';
 import { driftLine, planOn, stealByRound, stealLine } from '../../../lib/capacity/answer/plan-on.js';
 import { bestLayout } from '../../../lib/capacity/answer/layouts.js';
 import { dropDominated } from '../../../lib/capacity/run/sweep.js';
@@ -34,6 +35,11 @@ describe('the line a deployer reads first', () => {
       'synthetic-siwis-medium: plan on 8 live listeners with one process per stream x 1 thread, free (this run: 10; a rerun may answer 8 to 12)',
     );
     assert.ok(p.phrase.length < 160);
+    // The terminal's first line: the same without the figures the voice's details give.
+    assert.equal(
+      p.ligne,
+      'synthetic-siwis-medium: plan on 8 live listeners with one process per stream x 1 thread, free',
+    );
     assert.deepEqual([p.flux, p.ce_run, p.prevision], [8, 10, [8, 12]]);
   });
 
@@ -148,5 +154,17 @@ describe('steal, from /proc/stat', () => {
       driftLine({ thirds: [], trials: 2, range: null, seen: false, lowLog: 0, highLog: 0 }),
       /^Drift: not measured/,
     );
+  });
+
+  it("the closing block: each voice's one line under 160 characters, its details indented, no figure twice in a voice's block", () => {
+    const p = planOn('v', 'synthetic-siwis-medium', [entry('one process per stream x 1 thread, free', 10, [8, 12])]);
+    const verdict =
+      'synthetic-siwis-medium on this machine: at most 10 live listeners with one process per stream x 1 thread, free; ' +
+      'a rerun may answer 8 to 12 (95%)';
+    const lines = closingLines({ plans: [p], phrases: [verdict, 'Evidence: each answer rests on 3 whole trials.'] });
+    assert.deepEqual(lines, [p.ligne, `  ${verdict}`, 'capacity: Evidence: each answer rests on 3 whole trials.']);
+    assert.ok((lines[0] ?? '').length < 160);
+    const block = lines.slice(0, 2).join('\n');
+    for (const figure of ['8 to 12', '10 live']) assert.equal(block.split(figure).length - 1, 1, figure);
   });
 });

@@ -1,8 +1,7 @@
 // light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { oneSentencePerLine, serverText } from '../../../lib/capacity/run/server.js';
-import { CAPACITY_SENTENCES } from '../../../lib/voice/default-text.js';
+import { serverText, streamText } from '../../../lib/capacity/run/server.js';
 
 describe('the text a server is sent', () => {
   it('one request per non-empty line; a text with none is refused, saying what to give', () => {
@@ -13,11 +12,12 @@ describe('the text a server is sent', () => {
     assert.throws(() => serverText(['', '  ']), /the text has no line to send the server; give a --text-file/);
   });
 
-  it('a streaming server answers by sentence: a line holding two is refused, naming it; the built-in text passes', () => {
-    assert.throws(
-      () => oneSentencePerLine(serverText(['Bonjour.', 'Oui. Non merci.'])),
-      /the text's line 2 holds more than one sentence \("Oui\. Non merci\."\); .*give one sentence per line/,
+  it('a streaming server is sent the whole text as one job, its lines kept apart, however many sentences a line holds', () => {
+    const t = streamText(['Bonjour.', '', 'Oui. Non merci.', '3 pommes.']);
+    assert.deepEqual(
+      t.sentences.map((s) => s.text),
+      ['Bonjour.\nOui. Non merci.\n3 pommes.'],
     );
-    assert.doesNotThrow(() => oneSentencePerLine(serverText([...CAPACITY_SENTENCES, 'Comment allez-vous ?'])));
+    assert.throws(() => streamText(['']), /the text has no line to send the server/);
   });
 });

@@ -50,7 +50,7 @@ describe('the capacity sweep finds the capacity worked out by hand (fake machine
     assert.ok(Math.abs((e.marge ?? 0) - 0.25) < 1e-9);
     assert.equal(
       e.phrase,
-      "fake-voice, one process per stream x 1 thread, free: 2 live listeners: this machine makes x2.5 [2.5, 2.5] of speech under this load, 25% [25%, 25%] headroom at 2; a rerun may answer 1 to 2 (95%); at 3, gaps in 3 of 3 trials. Evidence at 2: 3 of 3 whole trials held: a trial's chance of a gap below 64% (95%); 6 listener-sessions described, 0 with a gap. By pre-buffer: 0 ms 2, 250 ms 2, 500 ms 2. Within 500 ms of first audio: none: the first sentence alone takes 800 ms at 1 thread, so no K meets 500 ms; without the bound: 2.",
+      'fake-voice, one process per stream x 1 thread, free: 2 live listeners: this machine makes x2.5 [2.5, 2.5] of speech under this load, 25% [25%, 25%] headroom at 2; a rerun may answer 1 to 2 (95%); at 3, gaps in 3 of 3 trials. Evidence at 2: 3 of 3 whole trials held: with 95% confidence, fewer than 64% of such trials would have a gap; 6 listener-sessions described, 0 with a gap. By pre-buffer: 0 ms 2, 250 ms 2, 500 ms 2. Within 500 ms of first audio: none: the first sentence alone takes 800 ms at 1 thread, so no K meets 500 ms; without the bound: 2.',
     );
     assert.equal(archive.controle_tenu, true);
   });
@@ -144,7 +144,7 @@ describe('the capacity sweep finds the capacity worked out by hand (fake machine
     assert.equal(e.premier_son_p95_ms, 400);
     assert.match(
       e.phrase,
-      /: 10 live listeners: this machine makes x10\.0 \[10\.0, 10\.0\] of speech under this load, 0% \[0%, 0%\] headroom at 10; a rerun may answer 8 to 11 \(95%\); at 11, gaps in 3 of 3 trials\. Evidence at 10: 3 of 3 whole trials held: a trial's chance of a gap below 64% \(95%\); 30 listener-sessions described, 0 with a gap\. By pre-buffer: 0 ms 10, 250 ms 10, 500 ms 10\. Within 500 ms of first audio: 4 \(3 trials, 0 with a listener over 500 ms: that chance below 64% \(95%\); 400 ms bounds the 36th percentile of a trial's worst first audio \(95%\); 12 listeners described, 0 over\); at 5, 3 of 15 listeners waited longer\.$/,
+      /: 10 live listeners: this machine makes x10\.0 \[10\.0, 10\.0\] of speech under this load, 0% \[0%, 0%\] headroom at 10; a rerun may answer 8 to 11 \(95%\); at 11, gaps in 3 of 3 trials\. Evidence at 10: 3 of 3 whole trials held: with 95% confidence, fewer than 64% of such trials would have a gap; 30 listener-sessions described, 0 with a gap\. By pre-buffer: 0 ms 10, 250 ms 10, 500 ms 10\. Within 500 ms of first audio: 4 \(3 trials, 0 with a listener over 500 ms: that chance below 64% \(95%\); 400 ms bounds the 36th percentile of a trial's worst first audio \(95%\); 12 listeners described, 0 over\); at 5, 3 of 15 listeners waited longer\.$/,
     );
   });
 
@@ -358,7 +358,7 @@ describe('calibration and predictions', () => {
       voice,
       prepared,
       { threadCounts: [1, 2, 2], memAvailableBytes: 1000 * 2 ** 20 },
-      { adapter: machine.adapter(), timers },
+      { adapter: machine.adapter(), timers, session: 'libpiper' },
     );
     assert.deepEqual(
       [c.audioSeconds, c.computeSeconds.map((x) => x.toFixed(6)), c.speed.toFixed(6), c.firstSentenceMs],

@@ -1,5 +1,6 @@
 // light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
 import assert from 'node:assert/strict';
+import { SESSION_SETTINGS } from '../../../lib/voice/session-profile.js';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -166,6 +167,15 @@ describe('compare', () => {
           x.protocole.session_onnxruntime = 'CPU memory arena on';
         },
         /onnxruntime session settings .* vs CPU memory arena on/,
+      ],
+      [
+        'profile',
+        (x: Archive) => {
+          // A (a default run) measured with piper-tts; B with libpiper.
+          x.protocole.session_onnxruntime = SESSION_SETTINGS.libpiper.label;
+          x.protocole.profil_session = 'libpiper';
+        },
+        /onnxruntime session settings profile piper-tts: .* vs intra-op T, .* \(as Piper sets them\)/,
       ],
       [
         'old archive',

@@ -55,7 +55,11 @@ describe('Markdown report', () => {
     const decision = md.indexOf('## Decision');
     assert.ok(decision > 0 && decision < md.indexOf('| K | T |'), 'the decision before the tables');
     assert.match(md, /each voice's claims hold together at 95%/);
-    for (const c of a.verdict.comparaisons) assert.ok(md.includes(`- ${c.decision}`), c.decision);
+    // The one-line answer, then its details as items under it.
+    for (const c of a.verdict.comparaisons) {
+      assert.ok(c.ligne && md.includes(`- ${c.ligne}\n`), c.ligne);
+      for (const d of c.details ?? []) assert.ok(md.includes(`  - ${d}`), d);
+    }
     assert.match(md, /## Failed controls\n\nNone: every control held in every arm\./);
     assert.match(md, /each p95 in the archive is the largest value seen/);
     assert.match(md, /Its 95% interval comes from the spread between rounds/);

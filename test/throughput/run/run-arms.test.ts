@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { SESSION_SETTINGS } from '../../../lib/voice/session-profile.js';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
@@ -35,6 +36,9 @@ describe('runArms end to end (synthetic voice, one short sentence, 2 passes)', (
     const onDisk = ArchiveSchema.parse(JSON.parse(readFileSync(r.path, 'utf8')));
     // --label reaches the archive, for summary.
     assert.equal(onDisk.etiquette, 'test vm');
+    // The default profile, named in the archive.
+    assert.equal(onDisk.protocole.profil_session, 'piper-tts');
+    assert.equal(onDisk.protocole.session_onnxruntime, SESSION_SETTINGS['piper-tts'].label);
     assert.match(path.basename(r.path), /^piper-parallel-\d{8}-\d{6}\.json$/);
     assert.equal(onDisk.bras.length, 4);
     assert.deepEqual(
@@ -148,11 +152,19 @@ describe('runArms end to end (synthetic voice, one short sentence, 2 passes)', (
     let spawned = 0;
     // The first stream started, whichever arm the round put first, reports no audio.
     const inner = new ProcessAdapter({ entry: SPIN, args: () => [spawned <= 1 ? 'zero-audio' : 'normal', '50'] });
+    const sessions: unknown[] = [];
     const adapter = {
       isolation: 'process' as const,
       spawn: (o: { rang: number; core: number | undefined }) => {
         spawned += 1;
-        return inner.spawn(o);
+        const w = inner.spawn(o);
+        const send = w.send.bind(w);
+        // What each worker is told to run: the profile asked, not the default.
+        w.send = (m) => {
+          if (m.type === 'init') sessions.push(m.engine && m.engine.kind === 'onnxruntime' ? m.engine.session : null);
+          send(m);
+        };
+        return w;
       },
     };
     const r = await runArms({
@@ -165,11 +177,14 @@ describe('runArms end to end (synthetic voice, one short sentence, 2 passes)', (
       outDir: tempDir('out'),
       voicesDir: sharedVoicesDir(),
       adapters: { process: adapter },
+      session: 'libpiper',
       conditions: [
         { flux: 1, fils: 1, affinite: false, isolation: 'process' },
         { flux: 1, fils: 2, affinite: false, isolation: 'process' },
       ],
     });
+    assert.deepEqual(sessions, ['libpiper', 'libpiper', 'libpiper']);
+    assert.equal(r.archive.protocole.profil_session, 'libpiper');
     const zero = r.archive.bras.find((b) => b.etat === 'failed');
     const next = r.archive.bras.find((b) => b !== zero);
     assert.match(zero?.erreur ?? '', /^stream 0 pass 0 measured 0 s of audio, so it has no throughput/);

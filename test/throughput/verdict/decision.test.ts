@@ -2,7 +2,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Pair } from '../../../lib/throughput/verdict/index.js';
-import { bestAnswer, decisionHeading, decisionLine, pairAnswer } from '../../../lib/throughput/verdict/decision.js';
+import {
+  bestAnswer,
+  decisionHeading,
+  decisionLine,
+  decisionParts,
+  headline,
+  pairAnswer,
+} from '../../../lib/throughput/verdict/decision.js';
 import { decisionBlock } from '../../../lib/throughput/report/table.js';
 
 /** A quoted pair whose family interval is `ic` (its own 95% one narrower, as always). */
@@ -140,5 +147,41 @@ describe('decision lines', () => {
     });
     assert.deepEqual(block.slice(1, 3), ['  old sentence', '  new line']);
     assert.match(block[0] ?? '', /2 voices/);
+  });
+
+  it('one line a person acts on: the layout to run and its figure, or "no layout shown better"; the details quote no figure twice', () => {
+    const head = 'synthetic-siwis-medium, 2 streams: ';
+    const deploy = pair(1.24, [1.16, 1.34], '2 processes x 1 thread, pinned', '1 process x 2 threads');
+    const pin = pair(1.035, [0.79, 1.35], '2 processes x 1 thread, pinned', '2 processes x 1 thread, free');
+    const free = pair(1.23, [1.11, 1.36], '2 processes x 1 thread, free', '1 process x 2 threads');
+    const cases = [
+      // The deployment question resolved, the best not told apart (the real run of docs/voices.md).
+      { top: pin, rivals: [pin], questions: [{ pair: deploy }, { pair: free }, { pair: pin }] },
+      // The best resolved above every other.
+      { top: deploy, rivals: [], questions: [{ pair: deploy }] },
+      // Nothing resolved.
+      { top: pin, rivals: [pin], questions: [{ pair: pair(1.05, [0.8, 1.3], 'X', 'Y') }] },
+      // An equivalence.
+      { top: undefined, rivals: undefined, questions: [{ pair: pair(1.004, [0.987, 1.021], 'X', 'Y') }] },
+    ];
+    const lines = cases.map((d) => headline(head, { question: undefined, ...d }, 6));
+    assert.deepEqual(
+      lines.map((l) => l.line),
+      [
+        `${head}run 2 processes x 1 thread, pinned: +16% to +34% speech over 1 process x 2 threads`,
+        `${head}run 2 processes x 1 thread, pinned: +16% to +34% speech over 1 process x 2 threads`,
+        `${head}no layout shown better (closest: 2 processes x 1 thread, pinned, -21% to +35% over 2 processes x 1 thread, free)`,
+        `${head}no layout shown better: X or Y, within 6% (-1.3% to +2.1%)`,
+      ],
+    );
+    for (const [i, d] of cases.entries()) {
+      const one = lines[i]!;
+      assert.ok(one.line.length < 160, one.line);
+      const block = [one.line, ...decisionParts({ question: undefined, ...d }, 6, one.used)].join('\n');
+      // Every figure (an interval, a bound pair, a change) appears once in the voice's block.
+      const figures = block.match(/\[[^\]]+\]|[+-]\d+(?:\.\d)?% to [+-]\d+(?:\.\d)?%/g) ?? [];
+      const asIntervals = figures.map((f) => f.replace(/^\[|\]$/g, '').replace(', ', ' to '));
+      assert.equal(new Set(asIntervals).size, asIntervals.length, block);
+    }
   });
 });

@@ -33,7 +33,7 @@ function recordingSynth(runs: number[][]) {
 async function warmupThenTimed(threads: number): Promise<number[][]> {
   const runs: number[][] = [];
   const engine = await createPassEngine(
-    { kind: 'onnxruntime', scope: 'model' },
+    { kind: 'onnxruntime', scope: 'model', session: 'libpiper' },
     {} as VoiceInfo,
     threads,
     prepared,
