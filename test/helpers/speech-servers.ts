@@ -56,14 +56,14 @@ function limiter(slots: number) {
   };
 }
 
-function wyomingEvent(type: string, data: Record<string, unknown>, payload?: Buffer): Buffer {
+export function wyomingEvent(type: string, data: Record<string, unknown>, payload?: Buffer): Buffer {
   const body = Buffer.from(JSON.stringify(data));
   const head = { type, version: '1.7.0', data_length: body.length, payload_length: payload?.length ?? 0 };
   return Buffer.concat([Buffer.from(`${JSON.stringify(head)}\n`), body, payload ?? Buffer.alloc(0)]);
 }
 
 /** Splits the bytes a client sent into events; the data section is parsed, the payload skipped. */
-function reader(onEvent: (type: string, data: Record<string, unknown>) => void): (b: Buffer) => void {
+export function reader(onEvent: (type: string, data: Record<string, unknown>) => void): (b: Buffer) => void {
   let buf = Buffer.alloc(0);
   return (b) => {
     buf = Buffer.concat([buf, b]);

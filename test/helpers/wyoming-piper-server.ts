@@ -17,6 +17,7 @@
  */
 import net from 'node:net';
 import { SentenceSplitter, splitSentences } from './sentence-stream.js';
+import { reader, wyomingEvent } from './speech-servers.js';
 
 export interface WyomingPiperSpec {
   /** x real time: a sentence of A seconds of audio holds the loop A / speed seconds. */
@@ -44,37 +45,9 @@ const RATE = 22050;
 const SAMPLES_PER_CHUNK = 1024;
 const FORMAT = { rate: RATE, width: 2, channels: 1 };
 
-function event(type: string, data: Record<string, unknown> = {}, payload?: Buffer): Buffer {
-  const body = Buffer.from(JSON.stringify(data));
-  const head = { type, version: '1.8.0', data_length: body.length, payload_length: payload?.length ?? 0 };
-  return Buffer.concat([Buffer.from(`${JSON.stringify(head)}\n`), body, payload ?? Buffer.alloc(0)]);
-}
-
 interface Incoming {
   type: string;
   data: Record<string, unknown>;
-}
-
-/** Events out of the bytes a client sent (data sections parsed, payloads skipped). */
-function parser(onEvent: (e: Incoming) => void): (b: Buffer) => void {
-  let buf = Buffer.alloc(0);
-  return (b) => {
-    buf = Buffer.concat([buf, b]);
-    for (let nl = buf.indexOf(10); nl >= 0; nl = buf.indexOf(10)) {
-      const head = JSON.parse(buf.subarray(0, nl).toString()) as {
-        type: string;
-        data?: Record<string, unknown>;
-        data_length?: number;
-        payload_length?: number;
-      };
-      const need = nl + 1 + (head.data_length ?? 0) + (head.payload_length ?? 0);
-      if (buf.length < need) return;
-      const bytes = buf.subarray(nl + 1, nl + 1 + (head.data_length ?? 0));
-      const data = { ...(head.data ?? {}), ...(bytes.length > 0 ? (JSON.parse(bytes.toString()) as object) : {}) };
-      buf = buf.subarray(need);
-      onEvent({ type: head.type, data });
-    }
-  };
 }
 
 interface Conn {
@@ -105,7 +78,7 @@ export function startWyomingPiper(spec: WyomingPiperSpec): Promise<WyomingPiperS
   };
   const chunks = (c: Conn, audio: Buffer): void => {
     for (let at = 0; at < audio.length; at += SAMPLES_PER_CHUNK * 2)
-      write(c, event('audio-chunk', FORMAT, audio.subarray(at, at + SAMPLES_PER_CHUNK * 2)));
+      write(c, wyomingEvent('audio-chunk', FORMAT, audio.subarray(at, at + SAMPLES_PER_CHUNK * 2)));
   };
   /** Makes one sentence: the loop is held for its audio / speed, then its events go out. */
   const synthesize = (
@@ -124,9 +97,9 @@ export function startWyomingPiper(spec: WyomingPiperSpec): Promise<WyomingPiperS
       () => {
         blocked = false;
         made.push({ connection: c.id, text });
-        if (o.start) write(c, event('audio-start', FORMAT));
+        if (o.start) write(c, wyomingEvent('audio-start', FORMAT));
         chunks(c, Buffer.concat([speech, silence]));
-        if (o.stop) write(c, event('audio-stop'));
+        if (o.stop) write(c, wyomingEvent('audio-stop', {}));
         then();
       },
       (1000 * speech.length) / 2 / RATE / spec.speed,
@@ -143,7 +116,7 @@ export function startWyomingPiper(spec: WyomingPiperSpec): Promise<WyomingPiperS
   const plain = (c: Conn, text: string, then: () => void): void => {
     const sentences = splitSentences(text);
     if (sentences.length === 0) {
-      write(c, event('audio-stop'));
+      write(c, wyomingEvent('audio-stop', {}));
       return then();
     }
     const step = (i: number): void => {
@@ -165,7 +138,7 @@ export function startWyomingPiper(spec: WyomingPiperSpec): Promise<WyomingPiperS
       }));
       write(
         c,
-        event('info', {
+        wyomingEvent('info', {
           tts: [{ name: 'piper', installed: true, voices, supports_synthesize_streaming: !spec.noStreaming }],
         }),
       );
@@ -186,7 +159,7 @@ export function startWyomingPiper(spec: WyomingPiperSpec): Promise<WyomingPiperS
     if (e.type === 'synthesize-stop') {
       const last = c.splitter.finish();
       return pairs(c, last ? [last] : [], false, () => {
-        write(c, event('synthesize-stopped'));
+        write(c, wyomingEvent('synthesize-stopped', {}));
         then();
       });
     }
@@ -212,8 +185,8 @@ export function startWyomingPiper(spec: WyomingPiperSpec): Promise<WyomingPiperS
     const c: Conn = { id: nextId++, socket, inbox: [], streaming: false, splitter: new SentenceSplitter() };
     socket.on(
       'data',
-      parser((e) => {
-        c.inbox.push(e);
+      reader((type, data) => {
+        c.inbox.push({ type, data });
         if (!ready.includes(c)) ready.push(c);
         run();
       }),
