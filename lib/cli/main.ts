@@ -28,7 +28,8 @@ export function processIo(): Io {
     err: (t) => process.stderr.write(`${err(t)}\n`),
     errRaw: (t) => process.stderr.write(t),
     outTty: process.stdout.isTTY === true,
-    errTty: process.stderr.isTTY === true,
+    // A dumb terminal (TERM=dumb: Emacs' shell, some CI logs) cannot erase a line: progress comes as plain lines there.
+    errTty: process.stderr.isTTY === true && process.env.TERM !== 'dumb',
     env: process.env,
   };
 }

@@ -153,11 +153,14 @@ describe('reports from the command line', () => {
       ]
         .map((a) => `'${a}'`)
         .join(' ');
+      // The terminal is named: Node's hasColors() reads TERM (unset or dumb: no colour) and CI variables, which a
+      // CI job may or may not set; FORCE_COLOR would override what is tested here.
+      const { CI: _ci, TMUX: _tmux, COLORTERM: _ct, TERM_PROGRAM: _tp, FORCE_COLOR: _fc, ...inherited } = process.env;
       const onTty = (env: NodeJS.ProcessEnv) =>
         spawnSync('script', ['-qec', command, '/dev/null'], {
           encoding: 'utf8',
           timeout: 300_000,
-          env: { ...process.env, ...env },
+          env: { ...inherited, TERM: 'xterm-256color', ...env },
         });
       const colour = onTty({ NO_COLOR: '' });
       assert.ok(colour.status === 0 || colour.status === 3, colour.stdout);
@@ -173,6 +176,11 @@ describe('reports from the command line', () => {
       assert.ok(plain.status === 0 || plain.status === 3, plain.stdout);
       assert.ok(plain.stdout.includes('\x1b[2Karm 1/1'), 'the live line stays');
       assert.doesNotMatch(plain.stdout, /\x1b\[3[12]m/);
+      // A dumb terminal (TERM=dumb) gets no colour, as Node reads it, and, unable to erase a line, plain progress lines.
+      const dumb = onTty({ NO_COLOR: '', TERM: 'dumb' });
+      assert.ok(dumb.status === 0 || dumb.status === 3, dumb.stdout);
+      assert.doesNotMatch(dumb.stdout, /\x1b/);
+      assert.match(dumb.stdout, /^arm 1\/1 done; elapsed \d+ s, about 0 s left\r?$/m);
     },
   );
 });
