@@ -15,27 +15,66 @@ export interface RealTimers extends Timers {
   readonly real: true;
 }
 
+/** What wakes the real clock: setTimeout, or a test's own. */
+export type Wake = (fn: () => void, ms: number) => () => void;
+
+const wakeAfter: Wake = (fn, ms) => {
+  const t = setTimeout(fn, ms);
+  return () => clearTimeout(t);
+};
+
 /**
- * The wall clock: a timer wakes `spinMs` early, then spins to the instant. setTimeout alone is often
- * 1-2 ms late, later still when the parent is not scheduled at once; under SCHED_FIFO (see
- * priority.ts) a 1 ms spin was within 0.08 ms here, at normal priority 5 ms is needed and not always
- * enough. The spin is the parent's CPU, taken from the workers: no longer than it must be.
+ * The wall clock: events in time order, then in the order they were set (as the virtual clock runs them), one timer
+ * armed for the earliest. A timer per event would race: Node 24 was seen here to fire two pending timers of different
+ * delays in the wrong order. The timer wakes `spinMs` early, then spins to the instant. setTimeout alone is often
+ * 1-2 ms late, later still when the parent is not scheduled at once; under SCHED_FIFO (see priority.ts) a 1 ms spin
+ * was within 0.08 ms here, at normal priority 5 ms is needed and not always enough. The spin is the parent's CPU,
+ * taken from the workers: no longer than it must be.
  */
-export function realTimers(spinMs: number): RealTimers {
+export function realTimers(spinMs: number, wake: Wake = wakeAfter): RealTimers {
+  const events: Array<{ ms: number; fn: () => void }> = [];
+  let armed: { ms: number; cancel: () => void } | undefined;
+  const arm = (): void => {
+    const head = events[0];
+    if (!head || (armed && armed.ms <= head.ms)) return;
+    armed?.cancel();
+    armed = { ms: head.ms, cancel: wake(fire, Math.max(0, head.ms - monotonicMs() - spinMs)) };
+  };
+  // Every event due within the spin runs in this wake, each at its instant.
+  function fire(): void {
+    armed = undefined;
+    try {
+      for (let head = events[0]; head && head.ms - monotonicMs() <= spinMs; head = events[0]) {
+        events.shift();
+        while (monotonicMs() < head.ms) {
+          // Spin the last moment: an arrival must be on time (the arrivals control allows 5 ms).
+        }
+        head.fn();
+      }
+    } finally {
+      arm();
+    }
+  }
   return {
     real: true,
     now: monotonicMs,
     at: (ms, fn) => {
-      const t = setTimeout(
-        () => {
-          while (monotonicMs() < ms) {
-            // Spin the last moment: an arrival must be on time (the arrivals control allows 5 ms).
-          }
-          fn();
-        },
-        Math.max(0, ms - monotonicMs() - spinMs),
-      );
-      return () => clearTimeout(t);
+      const e = { ms, fn };
+      // After every event already set for the same instant.
+      const i = events.findIndex((x) => x.ms > ms);
+      events.splice(i < 0 ? events.length : i, 0, e);
+      arm();
+      return () => {
+        const at = events.indexOf(e);
+        if (at < 0) return;
+        events.splice(at, 1);
+        // The wake armed for it goes too (a pending one keeps the process alive), unless it is another's.
+        if (armed && armed.ms < (events[0]?.ms ?? Number.POSITIVE_INFINITY)) {
+          armed.cancel();
+          armed = undefined;
+          arm();
+        }
+      };
     },
   };
 }

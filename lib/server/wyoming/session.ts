@@ -6,6 +6,7 @@
  */
 import net from 'node:net';
 import { EventParser, encodeEvent, type WyomingEvent } from './event.js';
+import { feedInOrder, wallFeedClock } from './text-feed.js';
 import {
   bytesPerSecond,
   formatWords,
@@ -254,7 +255,7 @@ class WyomingSession implements ServerSession {
     private readonly now: () => number,
   ) {}
 
-  private readonly feeds: NodeJS.Timeout[] = [];
+  private cancelFeed: (() => void) | undefined;
 
   synthesize(text: string, reply: (r: SynthesisReply) => void): void {
     collectAudio(this.c, this.now, reply);
@@ -267,31 +268,29 @@ class WyomingSession implements ServerSession {
    * with its own sentences, one audio pair each, then `synthesize-stopped`.
    */
   stream(texts: readonly string[], textRateCps: number | null, reply: (r: StreamReply) => void): void {
-    const pieces = texts.map((t) => (textRateCps === null ? [`${t} `] : (`${t} `.match(/\S+\s*/g) ?? [])));
-    // When each piece goes (ms after the stream starts); synthesize-stop after the last.
-    const startWallMs = performance.now();
+    // A piece goes once written whole, as a model emits a token; synthesize-stop after the last.
+    const words = texts.flatMap((t) => (textRateCps === null ? [`${t} `] : (`${t} `.match(/\S+\s*/g) ?? [])));
     let chars = 0;
-    const sendAt = pieces.map((line) =>
-      line.map((p) => (textRateCps === null ? 0 : (1000 * (chars += p.length)) / textRateCps)),
-    );
-    const stopAt = textRateCps === null ? 0 : (1000 * chars) / textRateCps;
-    collectStream(this.c, this.now, reply, startWallMs + stopAt);
+    const pieces = [
+      ...words.map((text) => ({
+        atMs: textRateCps === null ? 0 : (1000 * (chars += text.length)) / textRateCps,
+        item: text,
+      })),
+      { atMs: textRateCps === null ? 0 : (1000 * chars) / textRateCps, item: null },
+    ];
+    const clock = wallFeedClock();
+    collectStream(this.c, this.now, reply, performance.now() + (pieces.at(-1)?.atMs ?? 0));
     this.c.write(encodeEvent('synthesize-start', {}));
-    pieces.forEach((line, j) =>
-      line.forEach((piece, k) => {
-        const send = (): void => this.c.write(encodeEvent('synthesize-chunk', { text: piece }));
-        // A piece goes once written whole, as a model emits a token.
-        if (textRateCps === null) send();
-        else this.feeds.push(setTimeout(send, sendAt[j]?.[k] ?? 0));
-      }),
+    this.cancelFeed = feedInOrder(
+      pieces,
+      (text) =>
+        this.c.write(text === null ? encodeEvent('synthesize-stop', {}) : encodeEvent('synthesize-chunk', { text })),
+      clock,
     );
-    const stop = (): void => this.c.write(encodeEvent('synthesize-stop', {}));
-    if (textRateCps === null) stop();
-    else this.feeds.push(setTimeout(stop, stopAt));
   }
 
   close(): void {
-    for (const t of this.feeds) clearTimeout(t);
+    this.cancelFeed?.();
     this.c.fail(new Error('closed'));
   }
 }
