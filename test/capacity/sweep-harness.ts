@@ -133,6 +133,7 @@ export async function sweepOn(c: SweepCase): Promise<SweepOutcome> {
   const sweeps = planSweeps(plan, calibrations);
   const partial = await PartialLog.create(outDir, plan.base, { kind: 'fixture' });
   const adapter = machine.adapter();
+  // The partial file and its lock go with each case: a run in this process holds neither after it.
   const trials = await runSweeps(plan, sweeps, calibrations, {
     adapters: {
       process: adapter,
@@ -148,7 +149,7 @@ export async function sweepOn(c: SweepCase): Promise<SweepOutcome> {
     partial,
     held: new Map(),
     onProgress: (e) => c.onProgress?.(e, machine),
-  });
+  }).finally(() => partial.remove());
   const serverRecord = plan.server
     ? {
         adresse: 'fake://server',

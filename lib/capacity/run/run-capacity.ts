@@ -144,6 +144,19 @@ export async function runCapacity(options: CapacityOptions = {}): Promise<Capaci
   if (log && resumed)
     log.hold([...resumed.trials.keys()].map((k) => `${k}#${Number(/\|R(\d+)\|\d+$/.exec(k)?.[1] ?? 0)}`));
   const partial = log ?? (await PartialLog.create(plan.outDir, plan.base, header));
+  // A run that ends in an error or an interruption keeps its partial file for --resume, and lets its lock go:
+  // a script that catches the error may resume in the same process.
+  return settleAndMeasure(options, plan, { partial, resumed, entryMs }).catch((err: unknown) => {
+    partial.unlock();
+    throw err;
+  });
+}
+
+async function settleAndMeasure(
+  options: CapacityOptions,
+  plan: CapacityPlan,
+  env: Pick<MeasureEnv, 'partial' | 'resumed' | 'entryMs'>,
+): Promise<CapacityResult> {
   const sampler = options.cpuSampler ?? procCpuSampler(plan.cores);
   if (plan.settleSeconds > 0)
     plan.machine.attente = await settle(plan.settleSeconds, plan.cores.length, { sampler, signal: options.signal });
@@ -154,21 +167,12 @@ export async function runCapacity(options: CapacityOptions = {}): Promise<Capaci
     ...(plan.server ? { server: serverAdapter(plan.server, timers) } : {}),
   };
   try {
-    return await measure(options, plan, {
-      partial,
-      sampler,
-      adapters,
-      timers,
-      priority: priority.why,
-      resumed,
-      entryMs,
-    });
+    return await measure(options, plan, { ...env, sampler, adapters, timers, priority: priority.why });
   } finally {
     priority.restore();
   }
 }
 
-/** Steps 2 to 4: calibrate, sweep in rounds, publish. */
 /** What the steps after the plan run with: the partial file, the CPU sampler, the workers, the clock. */
 interface MeasureEnv {
   partial: PartialLog;
@@ -182,6 +186,7 @@ interface MeasureEnv {
   entryMs: number;
 }
 
+/** Steps 2 to 4: calibrate, sweep in rounds, publish. */
 async function measure(
   options: CapacityOptions,
   plan: CapacityPlan,

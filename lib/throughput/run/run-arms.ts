@@ -7,7 +7,7 @@ import { ProcessAdapter, ThreadAdapter } from '../worker/adapters.js';
 import { DEFAULT_TIMEOUTS } from './arm.js';
 import { executeRounds, heldFromResume } from './execute.js';
 import type { RunArmsOptions, RunResult } from './options.js';
-import { planRun } from './plan.js';
+import { planRun, type Plan } from './plan.js';
 import { archiveVoices, publishRun } from './publish.js';
 
 export { defaultVoices } from './plan.js';
@@ -34,6 +34,21 @@ export async function runArms(options: RunArmsOptions = {}): Promise<RunResult> 
   // Only what the resumed run keeps counts as held: a voice's round cut off part-way is written again.
   plan.partialLog?.hold(heldFromResume(plan).map((e) => `${e.key}#${e.round}`));
   const partial = plan.partialLog ?? (await PartialLog.create(plan.outDir, plan.header.base, plan.header));
+  // A run that ends in an error or an interruption keeps its partial file for --resume, and lets its lock go:
+  // a script that catches the error may resume in the same process.
+  return measureAndPublish(plan, partial, options, startedMs).catch((err: unknown) => {
+    partial.unlock();
+    throw err;
+  });
+}
+
+/** Settle, execute the rounds, publish. */
+async function measureAndPublish(
+  plan: Plan,
+  partial: PartialLog,
+  options: RunArmsOptions,
+  startedMs: number,
+): Promise<RunResult> {
   const sampler = options.cpuSampler ?? procCpuSampler(plan.cores);
   if (plan.settleSeconds > 0)
     plan.machine.attente = await settle(plan.settleSeconds, plan.cores.length, { sampler, signal: options.signal });

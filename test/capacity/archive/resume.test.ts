@@ -24,6 +24,7 @@ describe('an interrupted capacity run', () => {
     const controller = new AbortController();
     const first: string[] = [];
     let firstHeld = false;
+    const exitListeners = process.listenerCount('exit');
     const err = await runCapacity({
       ...base,
       signal: controller.signal,
@@ -41,6 +42,9 @@ describe('an interrupted capacity run', () => {
     assert.equal(err?.code, 'ABORTED');
     const partial = /resume with: piper-parallel capacity --resume (\S+)$/.exec(err?.message ?? '')?.[1];
     assert.ok(partial && existsSync(partial), err?.message);
+    // Interrupted, the run let its lock go: another process may resume it while this one lives.
+    assert.equal(existsSync(`${partial}.lock`), false);
+    assert.equal(process.listenerCount('exit'), exitListeners);
     assert.equal(first.length, 1);
     const again: string[] = [];
     const { archive } = await runCapacity({

@@ -124,6 +124,36 @@ describe('runArms end to end (synthetic voice, one short sentence, 2 passes)', (
     );
   });
 
+  it('an interrupted run keeps its partial file and lets its lock go, so another process may resume it', async () => {
+    const outDir = tempDir('out');
+    const controller = new AbortController();
+    const exitListeners = process.listenerCount('exit');
+    const err = await runArms({
+      settleSeconds: 0,
+      passes: 1,
+      voices: ['synthetic-siwis-medium'],
+      streams: [1],
+      lines: ['Oui.'],
+      outDir,
+      voicesDir: sharedVoicesDir(),
+      signal: controller.signal,
+      onProgress: (e) => {
+        if (e.kind === 'start') controller.abort();
+      },
+    }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    assert.ok(err instanceof PiperParallelError, String(err));
+    const left = readdirSync(path.join(outDir, '.partial'));
+    assert.equal(left.filter((f) => f.endsWith('.jsonl')).length, 1, left.join(' '));
+    assert.deepEqual(
+      left.filter((f) => f.endsWith('.lock')),
+      [],
+    );
+    assert.equal(process.listenerCount('exit'), exitListeners);
+  });
+
   it("an arm whose onnxruntime session.run throws fails with onnxruntime's own message, the run goes on, nothing may be published", async () => {
     const outDir = tempDir('out');
     const adapter = new ProcessAdapter({ entry: FAULTY, args: (rang) => ['throw-in-pass', String(rang)] });
