@@ -85,6 +85,14 @@ export function headline(head: string, d: DecisionInput, marginPct: number): { l
   };
   if (d.top && d.rivals?.length === 0) return { line: `${head}${run(d.top)}`, used: d.top };
   const won = questions.find(resolved);
+  const optional = won && pinningOptional(won, questions, resolved);
+  if (optional) {
+    const x = ahead(optional.free);
+    return {
+      line: `${head}run ${optional.layout}, pinning optional: ${span(x.ic)} speech over ${x.second}`,
+      used: optional.free,
+    };
+  }
   if (won) return { line: `${head}${run(won)}`, used: won };
   const same = questions.find(equivalent);
   if (same) {
@@ -98,6 +106,37 @@ export function headline(head: string, d: DecisionInput, marginPct: number): { l
   if (!near) return { line: `${head}nothing to compare`, used: undefined };
   const x = ahead(near);
   return { line: `${head}no layout shown better (closest: ${x.first}, ${span(x.ic)} over ${x.second})`, used: near };
+}
+
+/** A layout's name without its pinning: "2 processes x 1 thread, pinned" and "..., free" are one layout. */
+const unpinned = (layout: string): string => layout.replace(/, (pinned|free)$/, '');
+
+/**
+ * Where the layout that won runs pinned and free, both resolved ahead of the same other layout and not resolved
+ * apart: either does, so the line says pinning is optional and quotes the free one (what runs without pinning).
+ */
+function pinningOptional(
+  won: Pair,
+  questions: readonly Pair[],
+  resolved: (p: Pair) => boolean,
+): { free: Pair; layout: string } | undefined {
+  const x = ahead(won);
+  const sibling = questions.find((q) => {
+    const y = ahead(q);
+    return (
+      q !== won &&
+      resolved(q) &&
+      y.second === x.second &&
+      y.first !== x.first &&
+      unpinned(y.first) === unpinned(x.first)
+    );
+  });
+  if (!sibling) return undefined;
+  const names = new Set([x.first, ahead(sibling).first]);
+  const between = questions.find((q) => names.has(bare(q.a)) && names.has(bare(q.b)));
+  if (between && resolved(between)) return undefined;
+  const free = x.first.endsWith(', pinned') ? sibling : won;
+  return { free, layout: unpinned(x.first) };
 }
 
 /**

@@ -154,9 +154,14 @@ describe('decision lines', () => {
     const deploy = pair(1.24, [1.16, 1.34], '2 processes x 1 thread, pinned', '1 process x 2 threads');
     const pin = pair(1.035, [0.79, 1.35], '2 processes x 1 thread, pinned', '2 processes x 1 thread, free');
     const free = pair(1.23, [1.11, 1.36], '2 processes x 1 thread, free', '1 process x 2 threads');
+    const pinWins = pair(1.2, [1.05, 1.37], '2 processes x 1 thread, pinned', '2 processes x 1 thread, free');
     const cases = [
-      // The deployment question resolved, the best not told apart (the real run of docs/voices.md).
+      // The deployment question resolved, pinned and free both, not told apart: pinning is optional, the free one quoted.
       { top: pin, rivals: [pin], questions: [{ pair: deploy }, { pair: free }, { pair: pin }] },
+      // Only the pinned one resolved over threads: run it pinned.
+      { top: pin, rivals: [pin], questions: [{ pair: deploy }, { pair: pin }] },
+      // Both resolved over threads, and pinned resolved over free: pinning is not optional.
+      { top: pinWins, rivals: [pinWins], questions: [{ pair: deploy }, { pair: free }, { pair: pinWins }] },
       // The best resolved above every other.
       { top: deploy, rivals: [], questions: [{ pair: deploy }] },
       // Nothing resolved.
@@ -168,6 +173,8 @@ describe('decision lines', () => {
     assert.deepEqual(
       lines.map((l) => l.line),
       [
+        `${head}run 2 processes x 1 thread, pinning optional: +11% to +36% speech over 1 process x 2 threads`,
+        `${head}run 2 processes x 1 thread, pinned: +16% to +34% speech over 1 process x 2 threads`,
         `${head}run 2 processes x 1 thread, pinned: +16% to +34% speech over 1 process x 2 threads`,
         `${head}run 2 processes x 1 thread, pinned: +16% to +34% speech over 1 process x 2 threads`,
         `${head}no layout shown better (closest: 2 processes x 1 thread, pinned, -21% to +35% over 2 processes x 1 thread, free)`,
