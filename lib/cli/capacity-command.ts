@@ -88,7 +88,7 @@ function progressLine(e: CapacityProgress): string | undefined {
     return [
       ...e.voices.map((v) =>
         v.name === SERVER_VOICE
-          ? 'server: a running server, measured from outside (a connection per listener)'
+          ? "server: a running server, measured from outside (a connection per listener; its info and first audio include the server's own queue)"
           : `voice ${v.name}${v.synthetic ? ': SYNTHETIC stand-in' : ': real Piper voice'}`,
       ),
       ...(local ? [sessionLine(e.session)] : []),

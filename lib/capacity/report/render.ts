@@ -11,6 +11,11 @@ import { answerCharts, evidenceCharts } from './charts.js';
 function voiceLine(v: CapacityArchive['voix'][number]): string {
   const sentences = v.phrases_audio_s.map((s) => s.toFixed(1)).join(', ');
   const peak = v.rss_travailleur_octets === null ? '?' : Math.round(v.rss_travailleur_octets / 2 ** 20);
+  if (v.nom === 'server')
+    return (
+      `server (measured from outside: one connection alone x${v.debit_seul.toFixed(1)} real time, sentences ${sentences} s; ` +
+      "every wait includes the server's own queue)"
+    );
   return `${v.nom} (${v.synthetique ? 'SYNTHETIC' : 'real'}: alone x${v.debit_seul.toFixed(1)} real time, sentences ${sentences} s, worker peak ${peak} MiB)`;
 }
 
