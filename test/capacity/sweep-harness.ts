@@ -18,6 +18,7 @@ import { FakeServer, type FakeServerSpec } from './fake-server.js';
 import { SERVER_VOICE, serverText, serverVoice, type ServerHandle } from '../../lib/capacity/run/server.js';
 import { ServerAdapter } from '../../lib/capacity/worker/server-adapter.js';
 import type { History } from '../../lib/capacity/run/history.js';
+import type { CpuSampler } from '../../lib/measure/system-cpu.js';
 
 /** A machine block for archives made by the tests (not a reading of any machine). */
 export const FIXTURE_MACHINE: MachineBlock = {
@@ -58,6 +59,8 @@ export interface SweepCase {
   onProgress?: (e: CapacityProgress, machine: FakeMachine) => void;
   /** Earlier runs of this workload, as readHistory would find them. */
   history?: History;
+  /** The machine's CPU readings (default: a quiet machine, no outside load, no steal). */
+  sampler?: (timers: VirtualTimers) => CpuSampler;
   /** A server swept too (its sentences as long as the machine's), or alone (`alone`: no local voice). */
   server?: FakeServerSpec & { alone?: boolean };
 }
@@ -144,7 +147,9 @@ export async function sweepOn(c: SweepCase): Promise<SweepOutcome> {
     },
     ownCpuMs: () => 0,
     timers: c.timers ? c.timers(timers) : timers,
-    sampler: { snapshot: () => ({ systemBusyTicks: 0, ownTicks: 0, atMs: timers.now() }) },
+    sampler: c.sampler
+      ? c.sampler(timers)
+      : { snapshot: () => ({ systemBusyTicks: 0, ownTicks: 0, atMs: timers.now() }) },
     swapPages: () => 0,
     partial,
     held: new Map(),

@@ -11,6 +11,32 @@ import { FakeMachine } from '../fake-machine.js';
 import { lateTimers, sweepOn } from '../sweep-harness.js';
 import { outcomeOf } from '../../../lib/capacity/run/sweep.js';
 import type { TrialRecord } from '../../../lib/capacity/archive/schema.js';
+import { procCpuSampler } from '../../../lib/measure/system-cpu.js';
+
+/**
+ * /proc as a rented 2-vCPU machine shows it on virtual time: both cores busy with the run's own work, except
+ * `stealShare` of their time, which the hypervisor gave to another tenant. No other program runs.
+ */
+function stolenProc(timers: VirtualTimers, stealShare: number) {
+  const ticks = (ms: number) => ({
+    steal: Math.round((ms / 10) * 2 * stealShare),
+    own: Math.round((ms / 10) * 2 * (1 - stealShare)),
+  });
+  return procCpuSampler([0, 1], {
+    nowMs: () => timers.now(),
+    read: (file) => {
+      const t = ticks(timers.now());
+      if (file === '/proc/stat') {
+        const core = `${t.own / 2} 0 0 0 0 0 0 ${t.steal / 2} 0 0`;
+        return `cpu  ${t.own} 0 0 0 0 0 0 ${t.steal} 0 0\ncpu0 ${core}\ncpu1 ${core}\n`;
+      }
+      // The fake workers are no processes: their time is counted here, with this process's reaped children.
+      if (file !== '/proc/self/stat') throw new Error(`no ${file}`);
+      // All of the cores' busy time is the run's own.
+      return `1 (node) S ${Array.from({ length: 10 }, () => 0).join(' ')} ${t.own} 0 0 0 20 0 1 0`;
+    },
+  });
+}
 
 const own: Layout = { workers: 'K', threads: 1, pinned: false, isolation: 'process' };
 const pool2: Layout = { workers: 2, threads: 1, pinned: false, isolation: 'process' };
@@ -311,6 +337,25 @@ describe('the capacity sweep finds the capacity worked out by hand (fake machine
     }
     assert.ok(archive.essais.every((t) => t.controle_tenu));
     assert.equal(archive.controle_tenu, true);
+  });
+});
+
+describe("steal is the rented machine's, not another program's", () => {
+  it('10% of the cores stolen keeps every trial: outside_load holds, steal is archived per trial and said', async () => {
+    const { archive } = await sweepOn({
+      machine: { cores: 2, speed: 1.25, audioSeconds: oneSecond },
+      layouts: [own],
+      sampler: (timers) => stolenProc(timers, 0.1),
+    });
+    const whole = archive.essais.filter((t) => t.but === 'sans_trou');
+    assert.ok(whole.length >= 6);
+    for (const t of whole) {
+      assert.equal(t.controles.find((c) => c.name === 'outside_load')?.held, true);
+      assert.ok(Math.abs((t.vol_cpu ?? 0) - 0.1) < 0.01, `steal ${t.vol_cpu}`);
+    }
+    assert.equal(archive.essais.filter((t) => (t.reprise ?? 0) > 0).length, 0);
+    assert.equal(archive.controle_tenu, true);
+    assert.equal((archive.capacite[0] as CapacityEntry).flux_max_sans_trou, 2);
   });
 });
 
