@@ -7,6 +7,7 @@
 import { Prng } from '../../core/prng.js';
 import { lookRounds, questionLevel } from './design.js';
 import { anyOpen, finish, look, neededArms, presetQuestions, type Question } from './rule.js';
+import { pinningSay } from '../verdict/pair.js';
 
 /** Log-scale noise of one arm's figure in one round. */
 export interface NoiseModel {
@@ -135,6 +136,23 @@ export function simulateRun(s: SimulationSetup, seed: number): SimulatedVoice[] 
   });
 }
 
+/**
+ * Whether a voice's one line says "pinning optional": both K-process layouts won over threads and pinned against free
+ * was not resolved (null where the line says something else). `rule` 'non-inferior' is the run's (pinningSay);
+ * 'unresolved', optional whenever pinning was not resolved, is the rule it replaced, kept to show it fails.
+ */
+export function saysPinningOptional(
+  v: SimulatedVoice,
+  marginPct: number,
+  rule: 'non-inferior' | 'unresolved' = 'non-inferior',
+): boolean | null {
+  const won = (q: (typeof v.questions)[number]): boolean => q.judged?.state === 'winner' && (q.judged.ratio ?? 0) > 1;
+  const deployment = v.questions.filter((q) => q.kind === 'deployment');
+  const pinning = v.questions.find((q) => q.kind === 'pinning');
+  if (!pinning || deployment.length < 2 || !deployment.every(won) || pinning.judged?.state === 'winner') return null;
+  return rule === 'unresolved' || pinningSay(pinning.judged?.interval ?? null, marginPct).optional;
+}
+
 /** Error rates and answers over `runs` seeded simulated runs. */
 export interface SimulationFigures {
   voices: number;
@@ -146,6 +164,8 @@ export interface SimulationFigures {
   /** Questions whose truth lies at or beyond the margin, called equivalent; of those not equal, a winner of the wrong sign. */
   falseEquivalent: number;
   wrongSign: number;
+  /** Of the voices whose line weighs pinning (both K-process layouts won, pinning unresolved), those said optional. */
+  pinningOptional: number;
   /** A voice whose deployment questions all have an answer (winner, equivalent, non-inferior). */
   deploymentAnswered: number;
   medianRounds: number;
@@ -176,6 +196,10 @@ export function simulate(s: SimulationSetup, runs: number, seed: number): Simula
     wrongSign: share(
       qs.filter((q) => q.truth !== 1),
       (q) => q.judged?.state === 'winner' && (q.judged.ratio ?? 1) > 1 !== q.truth > 1,
+    ),
+    pinningOptional: share(
+      voices.filter((v) => saysPinningOptional(v, s.marginPct) !== null),
+      (v) => saysPinningOptional(v, s.marginPct) === true,
     ),
     deploymentAnswered:
       voices.filter((v) =>

@@ -3,7 +3,7 @@
  * answer on its family interval (the one its sentence quotes), in as few words as it can take.
  */
 import { signedPercent } from './labels.js';
-import { nonInferior, type Pair } from './pair.js';
+import { nonInferior, pinningSay, type Pair } from './pair.js';
 
 /** The block says once that one worker serves the K in turn; its lines name the layout alone. */
 export const bare = (layout: string): string => layout.replace(/, serving the \d+ one after another$/, '');
@@ -85,13 +85,14 @@ export function headline(head: string, d: DecisionInput, marginPct: number): { l
   };
   if (d.top && d.rivals?.length === 0) return { line: `${head}${run(d.top)}`, used: d.top };
   const won = questions.find(resolved);
-  const optional = won && pinningOptional(won, questions, resolved);
-  if (optional) {
-    const x = ahead(optional.free);
-    return {
-      line: `${head}run ${optional.layout}, pinning optional: ${span(x.ic)} speech over ${x.second}`,
-      used: optional.free,
-    };
+  const both = won && pinnedAndFree(won, questions, resolved);
+  if (both) {
+    const x = ahead(both.free);
+    const say = pinningSay(both.pinnedOverFree, marginPct);
+    const pinning = say.optional
+      ? 'pinning optional'
+      : `pinned or free (${say.freeSlowerPct === null ? 'not compared' : `free may be up to ${say.freeSlowerPct}% slower`})`;
+    return { line: `${head}run ${both.layout}, ${pinning}: ${span(x.ic)} speech over ${x.second}`, used: both.free };
   }
   if (won) return { line: `${head}${run(won)}`, used: won };
   const same = questions.find(equivalent);
@@ -113,13 +114,14 @@ const unpinned = (layout: string): string => layout.replace(/, (pinned|free)$/, 
 
 /**
  * Where the layout that won runs pinned and free, both resolved ahead of the same other layout and not resolved
- * apart: either does, so the line says pinning is optional and quotes the free one (what runs without pinning).
+ * apart: the free one (what runs without pinning, quoted) and pinned over free's interval (null: not compared), from
+ * which pinningSay tells whether pinning is optional.
  */
-function pinningOptional(
+function pinnedAndFree(
   won: Pair,
   questions: readonly Pair[],
   resolved: (p: Pair) => boolean,
-): { free: Pair; layout: string } | undefined {
+): { free: Pair; layout: string; pinnedOverFree: [number, number] | null } | undefined {
   const x = ahead(won);
   const sibling = questions.find((q) => {
     const y = ahead(q);
@@ -136,7 +138,10 @@ function pinningOptional(
   const between = questions.find((q) => names.has(bare(q.a)) && names.has(bare(q.b)));
   if (between && resolved(between)) return undefined;
   const free = x.first.endsWith(', pinned') ? sibling : won;
-  return { free, layout: unpinned(x.first) };
+  const ic = between ? (between.famille?.ic ?? between.rapport_ic95) : null;
+  const pinnedOverFree: [number, number] | null =
+    ic && between ? (bare(between.a).endsWith(', pinned') ? ic : [1 / ic[1], 1 / ic[0]]) : null;
+  return { free, layout: unpinned(x.first), pinnedOverFree };
 }
 
 /**

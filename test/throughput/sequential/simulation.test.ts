@@ -11,7 +11,12 @@ import {
   NOISE_SLOW_AMD_ARCHIVES,
   NOISE_SLOW_AMD_TODAY,
 } from '../../../lib/throughput/sequential/noise.js';
-import { simulate, type SimulationSetup } from '../../../lib/throughput/sequential/simulate.js';
+import {
+  saysPinningOptional,
+  simulate,
+  simulateRun,
+  type SimulationSetup,
+} from '../../../lib/throughput/sequential/simulate.js';
 
 const RUNS = 500;
 const run = (over: Partial<SimulationSetup>) => simulate({ ...DEFAULT_SIMULATION, ...over }, RUNS, 11);
@@ -40,6 +45,24 @@ describe('the sequential rule, simulated (500 seeded runs of two voices each)', 
     const f = run({ noise: NOISE_SLOW_AMD_TODAY });
     assert.ok(f.deploymentAnswered >= 0.83, `answered in ${f.deploymentAnswered}`);
     assert.ok(f.familyCoverage >= 0.94, `coverage together ${f.familyCoverage}`);
+  });
+
+  it('pinned truly 10% ahead of free: the line says "pinning optional" in at most 5% of the voices where it weighs pinning', () => {
+    const setup = { ...DEFAULT_SIMULATION, noise: NOISE_SLOW_AMD_TODAY, deployment: 1.25, pinning: 1.1 };
+    const voices = Array.from({ length: RUNS }, (_, i) => simulateRun(setup, 13 * 100_003 + i)).flat();
+    const rate = (rule: 'non-inferior' | 'unresolved') => {
+      const weighed = voices.map((v) => saysPinningOptional(v, setup.marginPct, rule)).filter((x) => x !== null);
+      return { n: weighed.length, optional: weighed.filter(Boolean).length / weighed.length };
+    };
+    const rule = rate('non-inferior');
+    const old = rate('unresolved');
+    assert.ok(rule.n >= 100, `only ${rule.n} voices weighed pinning`);
+    assert.ok(rule.optional <= 0.05, `optional in ${rule.optional} of ${rule.n}`);
+    // The rule it replaced (optional whenever pinning was not resolved) says so in every such voice.
+    assert.ok(old.optional > 0.5, `the old rule: optional in ${old.optional}`);
+    // Pinning truly worth nothing: the line may say optional, and does in some voices (the rule is not a "never").
+    const equal = simulate({ ...setup, pinning: 1 }, RUNS, 13);
+    assert.ok(equal.pinningOptional > 0.05, `pinning equal: optional in ${equal.pinningOptional}`);
   });
 
   it('a broken design fails: plain 95% intervals at every look call equal layouts different far above 5%', () => {

@@ -155,9 +155,17 @@ describe('decision lines', () => {
     const pin = pair(1.035, [0.79, 1.35], '2 processes x 1 thread, pinned', '2 processes x 1 thread, free');
     const free = pair(1.23, [1.11, 1.36], '2 processes x 1 thread, free', '1 process x 2 threads');
     const pinWins = pair(1.2, [1.05, 1.37], '2 processes x 1 thread, pinned', '2 processes x 1 thread, free');
+    // Pinned over free within [-6%, +6.4%]: free is not slower by more than the margin.
+    const pinSame = pair(1.01, [0.97, 1.05], '2 processes x 1 thread, pinned', '2 processes x 1 thread, free');
+    // The README's sample of 2026-12-04: +3.5% [-18%, +31%], nothing shown either way.
+    const pinReadme = pair(1.035, [0.82, 1.31], '2 processes x 1 thread, free', '2 processes x 1 thread, pinned');
     const cases = [
-      // The deployment question resolved, pinned and free both, not told apart: pinning is optional, the free one quoted.
+      // The deployment question resolved, pinned and free both, pinning not resolved: free may be 26% slower.
       { top: pin, rivals: [pin], questions: [{ pair: deploy }, { pair: free }, { pair: pin }] },
+      // ... and free shown not slower than pinned by more than the margin: pinning is optional, the free one quoted.
+      { top: pinSame, rivals: [pinSame], questions: [{ pair: deploy }, { pair: free }, { pair: pinSame }] },
+      // The README's interval, turned round (free over pinned): not optional; pinned over free reaches +22%.
+      { top: pinReadme, rivals: [pinReadme], questions: [{ pair: deploy }, { pair: free }, { pair: pinReadme }] },
       // Only the pinned one resolved over threads: run it pinned.
       { top: pin, rivals: [pin], questions: [{ pair: deploy }, { pair: pin }] },
       // Both resolved over threads, and pinned resolved over free: pinning is not optional.
@@ -173,7 +181,9 @@ describe('decision lines', () => {
     assert.deepEqual(
       lines.map((l) => l.line),
       [
+        `${head}run 2 processes x 1 thread, pinned or free (free may be up to 26% slower): +11% to +36% speech over 1 process x 2 threads`,
         `${head}run 2 processes x 1 thread, pinning optional: +11% to +36% speech over 1 process x 2 threads`,
+        `${head}run 2 processes x 1 thread, pinned or free (free may be up to 18% slower): +11% to +36% speech over 1 process x 2 threads`,
         `${head}run 2 processes x 1 thread, pinned: +16% to +34% speech over 1 process x 2 threads`,
         `${head}run 2 processes x 1 thread, pinned: +16% to +34% speech over 1 process x 2 threads`,
         `${head}run 2 processes x 1 thread, pinned: +16% to +34% speech over 1 process x 2 threads`,
