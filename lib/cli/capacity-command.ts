@@ -129,7 +129,7 @@ function trialLine(t: TrialRecord, index: number): string {
         ? t.tenu
           ? 'no gap'
           : t.sans_trou
-            ? `no gap heard, but behind real time (x${t.debit_par_flux?.toFixed(2)} per listener)`
+            ? `no gap heard, but behind real time (x${t.debit_vivant === null ? '?' : (t.debit_vivant / t.flux).toFixed(2)} per listener under load)`
             : 'gap'
         : t.sans_trou === false
           ? 'gap'

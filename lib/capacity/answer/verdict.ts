@@ -63,11 +63,12 @@ function beyondA(s: Sweep, a: number, proofs: Evidence[], borne: CapacityEntry['
   if (!next) return 'nothing above it was tried';
   const gaps = next.essais - next.essais_tenus - next.essais_en_retard;
   if (next.essais_en_retard === 0) return `at ${a + 1}, gaps in ${gaps} of ${plural(next.essais, 'trial')}`;
-  const slowest = minOf(next.debit_par_flux.filter((x): x is number => x !== null));
+  const speeds = next.debit_vivant.filter((x): x is number => x !== null && x > 0);
+  const slowest =
+    speeds.length > 0 ? `x${(minOf(speeds) / (a + 1)).toFixed(2)} per listener at worst under load: ` : '';
   return (
     `at ${a + 1}, of ${plural(next.essais, 'trial')}: ${gaps} with gaps, ${next.essais_en_retard} ` +
-    `with no gap heard but behind real time (x${slowest.toFixed(2)} per listener at worst: a longer ` +
-    `session would hear a gap)`
+    `with no gap heard but behind real time (${slowest}a longer session would hear a gap)`
   );
 }
 

@@ -10,7 +10,7 @@ import { outsideCoresOver, stealShare, type CpuSnapshot } from '../../measure/sy
 import type { TrialRecord } from '../archive/schema.js';
 import type { TrialResult } from './trial.js';
 import { maxOf, minOf } from '../../core/extremes.js';
-import { deliveredSpeed, liveSpeed } from './live-speed.js';
+import { deliveredSpeed, liveSpeed, type LiveSpeed } from './live-speed.js';
 
 export type TrialPurpose = 'sans_trou' | 'premier_son';
 
@@ -43,9 +43,11 @@ export interface TrialOutcome {
   /** No listener heard a gap in a whole trial; false on a gap; null when the trial was not run to the end (nothing known). */
   gapFree: boolean | null;
   /**
-   * The machine kept pace: audio made over the trial's span at x1 or more per listener. With a short
-   * reply a machine that falls behind can hide it in the listeners' first wait; a longer session
-   * would hear the gap. Null when the trial was not run to the end.
+   * The machine kept pace: while it was loaded (the live speed's span, after the last arrival), it made x1 or more
+   * per listener. With a short reply a machine that falls behind can hide it in the listeners' first wait; a longer
+   * session would hear the gap. The arrival stagger is left out, as S leaves it out: listeners arriving over a few
+   * seconds are no slowness of the machine. A trial never fully loaded after its last arrival had no backlog: it kept
+   * pace. Null when the trial was not run to the end.
    */
   keptPace: boolean | null;
   /** Held for the first answer: no gap and kept pace. */
@@ -54,7 +56,7 @@ export interface TrialOutcome {
   inBound: boolean;
 }
 
-/** Audio made over the trial's span (first job start to last job end), and that per listener. */
+/** Audio made over the trial's span (first job start to last job end), and that per listener: described, not judged. */
 export function trialSpeed(r: TrialResult): { aggregate: number | null; perStream: number | null } {
   if (r.jobs.length === 0) return { aggregate: null, perStream: null };
   const spanSeconds = (maxOf(r.jobs.map((j) => j.endMs)) - minOf(r.jobs.map((j) => j.startMs))) / 1000;
@@ -63,22 +65,39 @@ export function trialSpeed(r: TrialResult): { aggregate: number | null; perStrea
   return { aggregate, perStream: aggregate === null ? null : aggregate / r.streams.length };
 }
 
-/** What a trial shows, its controls aside. */
-export function trialOutcome(r: TrialResult, purpose: TrialPurpose, firstAudioLimitMs: number): TrialOutcome {
+/**
+ * A trial's live speed S, with `busy` sentences in synthesis counted as loaded (min(cores, workers)); a server's by
+ * delivery. Only a trial run to its planned end has one: one stopped early was not loaded as planned.
+ */
+export function trialLiveSpeed(r: TrialResult, busy: number, server = false): LiveSpeed {
+  if (r.state !== 'done') return { speed: null, spanMs: 0 };
+  return (server ? deliveredSpeed : liveSpeed)(
+    r.jobs,
+    r.arrivals.map((a) => a.actualMs),
+    busy,
+  );
+}
+
+/** What a trial shows, its controls aside; `speed` is its S (null: never fully loaded after the last arrival). */
+export function trialOutcome(
+  r: TrialResult,
+  purpose: TrialPurpose,
+  firstAudioLimitMs: number,
+  speed: number | null,
+): TrialOutcome {
   const ended = r.state === 'done' || r.state === 'stopped';
   if (!ended) return { gapFree: null, keptPace: null, held: null, inBound: false };
   const gapFree = r.gaps > 0 ? false : r.state === 'done' ? true : purpose === 'premier_son' ? null : false;
-  const perStream = trialSpeed(r).perStream;
-  const keptPace = r.state === 'done' && perStream !== null ? perStream >= 1 : null;
+  const keptPace = r.state === 'done' ? speed === null || speed / r.streams.length >= 1 : null;
   const held = gapFree === true ? keptPace === true : gapFree;
   const allFirst = r.streams.every((s) => s.sentences.length > 0);
   const inBound = r.gaps === 0 && allFirst && r.streams.every((s) => s.firstAudioMs <= firstAudioLimitMs);
   return { gapFree, keptPace, held, inBound };
 }
 
-/** K held: a whole trial that ended with no gap, the machine keeping pace. */
-export function trialHeld(r: TrialResult): boolean {
-  return trialOutcome(r, 'sans_trou', Number.POSITIVE_INFINITY).held === true;
+/** K held: a whole trial that ended with no gap, the machine keeping pace while loaded (`busy` as trialLiveSpeed). */
+export function trialHeld(r: TrialResult, busy = 1): boolean {
+  return trialOutcome(r, 'sans_trou', Number.POSITIVE_INFINITY, trialLiveSpeed(r, busy).speed).held === true;
 }
 
 const known = (x: number): number | null => (Number.isFinite(x) ? x : null);
@@ -104,18 +123,10 @@ export function trialRecord(r: TrialResult, c: TrialContext): TrialRecord {
   if (c.server) controls.push(clientCpuControl(c.server.clientCores));
   else if (c.cpu) controls.push(outsideLoadControl(outsideCoresOver([c.cpu])));
   const { aggregate, perStream } = trialSpeed(r);
-  const outcome = trialOutcome(r, c.purpose, c.firstAudioLimitMs);
   const ended = r.state === 'done' || r.state === 'stopped';
   const firstAudio = r.streams.filter((s) => s.sentences.length > 0).map((s) => s.firstAudioMs);
-  // Only a trial run to its planned end has a live speed: one stopped early was not loaded as planned.
-  const live =
-    r.state === 'done'
-      ? (c.server ? deliveredSpeed : liveSpeed)(
-          r.jobs,
-          r.arrivals.map((a) => a.actualMs),
-          Math.min(c.cores, c.workers),
-        )
-      : { speed: null, spanMs: 0 };
+  const live = trialLiveSpeed(r, Math.min(c.cores, c.workers), c.server !== undefined);
+  const outcome = trialOutcome(r, c.purpose, c.firstAudioLimitMs, live.speed);
   return {
     voix: c.voice,
     disposition: c.layout,

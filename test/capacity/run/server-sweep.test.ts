@@ -44,6 +44,32 @@ describe('a running server swept as a layout (fake server, virtual time)', () =>
     assert.deepEqual(archive.protocole.dispositions.at(-1)?.isolation, 'server');
   });
 
+  it('a one-sentence reply, listeners arriving over one sentence: pace is judged while loaded, not over the stagger', async () => {
+    // Every connection served at once at x10: a 1.2 s sentence takes 120 ms. Listeners arrive over 1.2 s, so the trial's
+    // whole span is about the stagger, and audio over it falls under x1 a listener past 10 (x0.94 at 32) though no
+    // listener waits. Judged over that span (the rule before 2026-12-04) it answered 13; while loaded, it serves the
+    // sweep's cap, with S published.
+    const reply = { machine: { cores: 2, speed: 1, audioSeconds: [1.2] }, layouts: [own], firstAudioMs: 5000 };
+    const free = await sweepOn({
+      ...reply,
+      arrivals: 'staggered',
+      server: { speed: 10, slots: 1000, audioSeconds: 1.2, alone: true },
+    });
+    const e = serverEntry(free.archive);
+    assert.ok(e.flux_max_sans_trou >= 20, e.phrase);
+    assert.ok(e.debit_vivant !== null && e.debit_vivant_ic95 !== null && e.prevision !== null, e.phrase);
+    assert.ok(free.archive.essais.some((t) => t.au_rythme === true && (t.debit_par_flux ?? 1) < 1));
+    // The same server behind one lock makes x10 in all: never more than 10 listeners.
+    const locked = await sweepOn({
+      ...reply,
+      arrivals: 'staggered',
+      server: { speed: 10, slots: 1, audioSeconds: 1.2, alone: true },
+    });
+    const l = serverEntry(locked.archive);
+    assert.ok(l.flux_max_sans_trou <= 10 && l.flux_max_sans_trou >= 8, l.phrase);
+    assert.ok(Math.abs((l.debit_vivant ?? 0) - 10) < 1e-6, l.phrase);
+  });
+
   it('no lock, two sentences at once at x3.2 each: 6 live listeners, worked by hand', async () => {
     // c = 1/3.2 s, two at a time. K = 6: each listener waits 3c = 0.94 s between its sentences, no gap. K = 7:
     // listener 0's sentence 2 is ready at 8c = 2.5 s, its sentence 1 ended at 7.4c = 2.31 s: a 190 ms gap.

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { playback } from '../../../lib/capacity/trial/playback.js';
-import { trialHeld, trialOutcome, trialRecord } from '../../../lib/capacity/trial/record.js';
+import { trialHeld, trialLiveSpeed, trialOutcome, trialRecord } from '../../../lib/capacity/trial/record.js';
 import { VirtualTimers } from '../../../lib/capacity/trial/timers.js';
 import { runTrial } from '../../../lib/capacity/trial/trial.js';
 import { FakeWorkers } from '../fake-workers.js';
@@ -58,8 +58,8 @@ describe('a capacity trial, with fake workers on virtual time', () => {
     // Nearest-rank p95 of [500, 1000] is 1000.
     assert.equal(r.firstAudioP95Ms, 1000);
     assert.equal(trialHeld(r), true);
-    assert.equal(trialOutcome(r, 'sans_trou', 1000).inBound, true);
-    assert.equal(trialOutcome(r, 'sans_trou', 999).inBound, false);
+    assert.equal(trialOutcome(r, 'sans_trou', 1000, null).inBound, true);
+    assert.equal(trialOutcome(r, 'sans_trou', 999, null).inBound, false);
     assert.equal(r.worstLatenessMs, 0);
   });
 
@@ -202,7 +202,7 @@ describe('a capacity trial, with fake workers on virtual time', () => {
     // Ready: L0s0 550, L1s0 1050, L0s1 1950 (due 2550), L1s1 2850 (due 3050): no gap.
     assert.deepEqual([r.state, r.gaps], ['done', 0]);
     // 4.4 s of audio made from 50 to 2850 ms: x1.571, x0.786 per listener.
-    const out = trialOutcome(r, 'sans_trou', 10_000);
+    const out = trialOutcome(r, 'sans_trou', 10_000, trialLiveSpeed(r, 1).speed);
     assert.deepEqual([out.gapFree, out.keptPace, out.held], [true, false, false]);
     assert.equal(trialHeld(r), false);
     const rec = trialRecord(r, {
@@ -233,7 +233,7 @@ describe('a capacity trial, with fake workers on virtual time', () => {
       estimatedAudioSeconds: [2, 0.2],
       timers,
     });
-    assert.deepEqual(trialOutcome(q, 'sans_trou', 10_000), {
+    assert.deepEqual(trialOutcome(q, 'sans_trou', 10_000, trialLiveSpeed(q, 1).speed), {
       gapFree: true,
       keptPace: true,
       held: true,
@@ -536,7 +536,12 @@ describe('a capacity trial, with fake workers on virtual time', () => {
       stop: { atGap: true, firstAudioMs: 500 },
     });
     assert.deepEqual([r.state, r.message, r.jobs.length], ['stopped', 'every listener has its first audio', 2]);
-    assert.deepEqual(trialOutcome(r, 'premier_son', 500), { gapFree: null, keptPace: null, held: null, inBound: true });
+    assert.deepEqual(trialOutcome(r, 'premier_son', 500, null), {
+      gapFree: null,
+      keptPace: null,
+      held: null,
+      inBound: true,
+    });
     const over = await runTrial({
       ...base,
       workers: new FakeWorkers(
@@ -556,7 +561,7 @@ describe('a capacity trial, with fake workers on virtual time', () => {
       [over.state, over.message],
       ['stopped', 'listener 1 waited 600 ms for its first audio, over 500 ms'],
     );
-    assert.deepEqual(trialOutcome(over, 'premier_son', 500), {
+    assert.deepEqual(trialOutcome(over, 'premier_son', 500, null), {
       gapFree: null,
       keptPace: null,
       held: null,
