@@ -139,7 +139,7 @@ const capacity: Command = {
   usage: ['piper-parallel capacity [options]'],
   flags: pick(CAPACITY_FLAGS, {
     rounds:
-      'trials of each edge K and the next, fresh workers each (default 3; an answer needs 3 whole trials to be published)',
+      'rounds with a trial of each edge K and the next, fresh workers each (default 3; an answer needs 3 rounds to be published)',
     'max-minutes':
       "the run, calibration included, ends within M minutes: a later round's turn that would pass it is left out, said (default 7.5)",
     seed: 'seed of the order and of poisson arrivals (default drawn, printed, archived)',

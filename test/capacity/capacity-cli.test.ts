@@ -84,11 +84,11 @@ describe('piper-parallel capacity, end to end on a synthetic voice', () => {
         at.every((t) => t.etat === 'done' && (t.debit_vivant === null || t.debit_vivant > 0)),
         c.phrase,
       );
-      // Two rounds give each K two whole trials: an answer needs three before it is published, and says what it lacks.
+      // Two rounds give each K two rounds of evidence: an answer needs three before it is published, and says what it lacks.
       assert.deepEqual([c.essais_manquants, c.prevision], [1, null], c.phrase);
       assert.match(
         c.phrase,
-        /: not measured enough: 1 more whole trial at 2 before a number is published \(2 held so far\); --max-streams 2 reached\. Evidence at 2: 2 of 2 whole trials held: with 95% confidence, fewer than 78% of such trials would have a gap; 4 listener-sessions described, 0 with a gap\. By pre-buffer: 0 ms (at least )?\d, 100 ms (at least )?\d, 300 ms (at least )?\d\. Within 500 ms of first audio: /,
+        /: not measured enough: 1 more round holding 2 before a number is published \(2 held so far\); --max-streams 2 reached\. Evidence at 2: 2 of 2 whole trials held: with 95% confidence, fewer than 78% of such trials would have a gap; 4 listener-sessions described, 0 with a gap\. By pre-buffer: 0 ms (at least )?\d, 100 ms (at least )?\d, 300 ms (at least )?\d\. Within 500 ms of first audio: /,
       );
     }
     assert.deepEqual(
@@ -97,7 +97,7 @@ describe('piper-parallel capacity, end to end on a synthetic voice', () => {
     );
     assert.match(
       r.stderr,
-      /^synthetic-siwis-medium: no number to plan on: not measured enough \(.* needs 1 more whole trial at 2; --max-minutes or --rounds give them\)$/m,
+      /^synthetic-siwis-medium: no number to plan on: not measured enough \(.* needs 1 more round holding 2; --max-minutes or --rounds give them\)$/m,
     );
     assert.match(r.stderr, /^Drift: /m);
     assert.ok(archive.essais.every((t) => t.controles.map((x) => x.name).join() === 'arrivals,memory,outside_load'));

@@ -1,8 +1,12 @@
 /**
  * The live speed S of a layout at its answer, with its interval, and what follows from it: the
  * answer (the most listeners confirmed without a gap whose pace at S's lower bound stays at x1),
- * the headroom there, and the answers a rerun may give. The independent unit is the trial: each ran
- * on fresh workers at its own moment of the run.
+ * the headroom there, and the answers a rerun may give. The independent unit is the round: a
+ * layout's trials in one round's turn run back to back on the same workers (one pool a turn), so they
+ * share those workers' speed and that moment of the machine; each round's turn has fresh workers at its
+ * own moment. S's interval and the prediction rest on one value per round (its trials' mean log S),
+ * with t on R - 1 degrees of freedom: counting the trials of one turn as independent narrows them by
+ * 1.7 to 2.4 times and covers less than it says (test/capacity/answer/live.test.ts).
  */
 import { stdev } from '../../measure/stats.js';
 import { studentQuantile } from '../../measure/student.js';
@@ -20,10 +24,10 @@ export const PREDICTION_COVERAGE = 0.95;
 const NORMAL_975 = 1.959964;
 
 export interface SpeedEstimate {
-  /** Trials it rests on. */
+  /** Independent values it rests on: rounds (edgeSpeed). */
   n: number;
   logMean: number;
-  /** Standard deviation of log S between trials (0 with one trial). */
+  /** Standard deviation of log S between those values (0 with one). */
   logSd: number;
   centre: number;
   /** The 95% interval of the mean (t on log S); null with fewer than 2 trials. */
@@ -93,13 +97,17 @@ export interface PredictionInput {
    * none was seen beyond the trials' noise. A rerun may run wholly at either.
    */
   seen?: { lowLog: number; highLog: number };
+  /** The sd of log S between the edge's single trials: how far one trial of a rerun may fall below its mean. */
+  trialLogSd?: number;
 }
 
 /**
  * The answers a rerun of the same workload may give, at PREDICTION_COVERAGE: a rerun's mean log S
- * differs from this one's by the trials' noise in both runs (s^2 (1/n + 1/n)) and the machine's
- * drift between them (2 drift^2); its answer is at most the floor of its own lower bound, and down
- * its staircase may stop one below this one's. Null with fewer than 2 trials at the edge.
+ * differs from this one's by the rounds' noise in both runs (s^2 (1/n + 1/n)) and the machine's
+ * drift between them (2 drift^2); its answer is at most the floor of its own lower bound. Down, its
+ * staircase may stop one below this one's, where one trial of a slow rerun may not make x1 a listener at this
+ * K; where even such a trial clears it, the low end stays at the answer (so a board that serves 1 or 2
+ * listeners with room can be planned on). Null with fewer than 2 rounds at the edge.
  */
 export function prediction(p: PredictionInput): [number, number] | null {
   const s = p.speed;
@@ -115,13 +123,21 @@ export function prediction(p: PredictionInput): [number, number] | null {
   const at = (shift: number): number => Math.floor(Math.exp(s.logMean + shift - own) + 1e-9);
   const down = Math.min(0, p.seen?.lowLog ?? 0);
   const up = Math.max(0, p.seen?.highLog ?? 0);
-  const low = Math.max(0, Math.min(at(-spread + down), p.held - 1, p.answer));
+  // A rerun's staircase stops below this K when one trial there fails: it is not taken one down only where even a
+  // trial 1.96 sd below a slow rerun's mean still makes x1 for each of `held` listeners.
+  const slowTrial = Math.exp(s.logMean - spread + down - NORMAL_975 * (p.trialLogSd ?? s.logSd));
+  const low = Math.max(0, Math.min(at(-spread + down), slowTrial >= p.held ? p.answer : p.held - 1, p.answer));
   // Up, S alone bounds it: a rerun's staircase may hold more than this one's did, never more than its pace allows.
   const high = Math.min(
     p.cap,
     Math.max(p.answer, Math.min(at(spread + up), p.held + 2 + Math.floor(p.held * (noise + up)))),
   );
   return [low, high];
+}
+
+/** S at the edge from one value per round: the geometric mean of each round's edge trials (edgeTrials). */
+export function edgeSpeed(mine: readonly TrialRecord[], held: number): SpeedEstimate | null {
+  return speedEstimate([...roundLogSpeeds(edgeTrials(mine, held)).values()].map(Math.exp));
 }
 
 /** One value per round: the mean log S of the trials given, by round (rounds with none are left out). */

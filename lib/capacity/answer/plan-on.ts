@@ -33,7 +33,7 @@ function noPlan(voiceLabel: string, entries: readonly CapacityEntry[]): string {
     const e = short[0] as CapacityEntry;
     return (
       `${voiceLabel}: no number to plan on: not measured enough (${e.disposition} needs ` +
-      `${plural(e.essais_manquants ?? 0, 'more whole trial')} at ${e.flux_tenu_essais}; --max-minutes or --rounds give them)`
+      `${plural(e.essais_manquants ?? 0, 'more round')} holding ${e.flux_tenu_essais}; --max-minutes or --rounds give them)`
     );
   }
   if (entries.some((e) => e.preuves.some((p) => p.essais_tenus > 0 && p.essais_entiers > 0)))

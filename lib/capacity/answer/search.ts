@@ -28,7 +28,8 @@ export interface SearchOptions {
 }
 
 export class CapacitySearch {
-  private readonly trials = new Map<number, KOutcome[]>();
+  /** Per K, each counted trial's outcome and its round (a round's trials share workers: they count once for a quota). */
+  private readonly trials = new Map<number, Array<KOutcome & { round?: number }>>();
   private downSteps = { a: 0, b: 0 };
   readonly predicted: number;
   readonly predictedInBound: number;
@@ -42,15 +43,16 @@ export class CapacitySearch {
     this.inBoundImpossible = o.inBoundImpossible;
   }
 
-  record(k: number, outcome: KOutcome): void {
-    this.trials.set(k, [...(this.trials.get(k) ?? []), outcome]);
+  record(k: number, outcome: KOutcome, round?: number): void {
+    this.trials.set(k, [...(this.trials.get(k) ?? []), round === undefined ? outcome : { ...outcome, round }]);
   }
 
-  /** Counted trials at K (of one purpose, or all). */
+  /** Rounds with a counted trial at K (of one purpose, or all); a trial recorded without its round counts alone. */
   count(k: number, purpose?: TrialPurpose): number {
-    return (this.trials.get(k) ?? []).filter(
+    const of = (this.trials.get(k) ?? []).filter(
       (o) => purpose === undefined || (purpose === 'sans_trou' ? o.gapFree !== null : true),
-    ).length;
+    );
+    return new Set(of.map((o, i) => o.round ?? `trial ${i}`)).size;
   }
 
   /** Whole trials at K or above with no gap: what shows K holds (a heavier load served shows a lighter one). */

@@ -2,23 +2,26 @@
  * The answers, per voice and layout and then per voice: (a) the most live listeners confirmed with
  * no gap whose pace at the live speed's lower bound is at least x1, with S, the headroom, what a
  * rerun may answer, and (a) at each pre-buffer; (b) the most with every first audio within the
- * bound too. Evidence is counted by trial; listener-sessions are described.
+ * bound too. Gaps are counted by trial, S and publication by round (the independent unit: a round's
+ * trials of a layout share its workers); listener-sessions are described.
  */
 import { percentUp } from './evidence.js';
 import type { CapacityEntry, Evidence, TrialRecord } from '../archive/schema.js';
 import type { Sweep } from './sweep-state.js';
 import { tallies } from './tally.js';
 import { minOf } from '../../core/extremes.js';
+import { stdev } from '../../measure/stats.js';
 import { heldAtBuffer } from './buffers.js';
 import { bestLayout, type LayoutSpeeds } from './layouts.js';
 import {
   DEFAULT_DRIFT_SD,
   PREDICTION_COVERAGE,
+  edgeSpeed,
   edgeTrials,
   headroom,
   liveAnswer,
   prediction,
-  speedEstimate,
+  type SpeedEstimate,
 } from './live.js';
 
 /** 1st, 22nd, 36th, 11th. */
@@ -114,8 +117,8 @@ export interface EntryContext {
   seen?: { lowLog: number; highLog: number };
 }
 
-/** Whole trials an answer needs at its K before it is published. */
-export const MIN_WHOLE_TRIALS = 3;
+/** Rounds an answer needs, each with a whole trial held at its K or above, before it is published. */
+export const MIN_ROUNDS = 3;
 
 const x2 = (v: number): string => `x${v.toFixed(1)}`;
 const pct = (v: number): string => `${Math.round(v * 100)}%`;
@@ -132,13 +135,15 @@ function borneOf(s: Sweep, maxStreams: number): CapacityEntry['borne'] {
 /** The live figures of an entry: S at the edge, the answer it confirms, the headroom, the prediction. */
 function liveFigures(s: Sweep, mine: TrialRecord[], x: { driftSd: number; seen?: EntryContext['seen'] }) {
   const held = s.search.held();
-  const edge = edgeTrials(mine, held);
-  const speed = speedEstimate(edge.map((t) => t.debit_vivant as number));
+  const speed = edgeSpeed(mine, held);
   const a = liveAnswer(held, speed);
+  const edge = edgeTrials(mine, held);
+  const trialLogSd = stdev(edge.map((t) => Math.log(t.debit_vivant as number)));
   return {
     held,
     a,
     speed,
+    edgeTrials: edge.length,
     room: headroom(speed, a),
     forecast: prediction({
       answer: a,
@@ -147,19 +152,23 @@ function liveFigures(s: Sweep, mine: TrialRecord[], x: { driftSd: number; seen?:
       cap: s.search.cap,
       driftSd: x.driftSd,
       ...(x.seen ? { seen: x.seen } : {}),
+      ...(trialLogSd === null ? {} : { trialLogSd }),
     }),
   };
 }
 
 /**
- * Whole trials still missing before an answer at `held` is published (0: enough). Support counts every whole trial
- * at `held` or above that served its listeners with no gap and at pace: one that served more shows `held` too (the
- * staircase's own assumption). So an edge that moves down late, the machine slowing, keeps the trials above it.
+ * Rounds still missing before an answer at `held` is published (0: enough). Support counts every round with a whole
+ * trial, its controls held, at `held` or above that served its listeners with no gap and at pace: one that served
+ * more shows `held` too (the staircase's own assumption), so an edge that moves down late keeps the rounds above it.
+ * Several trials in one round's turn share its workers: they count once.
  */
-export function trialsShort(proofs: readonly Evidence[], held: number): number {
+export function roundsShort(mine: readonly TrialRecord[], held: number): number {
   if (held === 0) return 0;
-  const support = proofs.filter((p) => p.flux >= held).reduce((n, p) => n + p.essais_tenus, 0);
-  return Math.max(0, MIN_WHOLE_TRIALS - support);
+  const rounds = new Set(
+    mine.filter((t) => t.controle_tenu && t.but === 'sans_trou' && t.tenu && t.flux >= held).map((t) => t.manche),
+  );
+  return Math.max(0, MIN_ROUNDS - rounds.size);
 }
 
 /** Held is 0, yet some whole trial at K >= 1 served every listener without a gap: never said as "0". */
@@ -168,13 +177,13 @@ function someHeld(proofs: readonly Evidence[]): Evidence | undefined {
 }
 
 /**
- * Trials held but S's lower bound is under x1: the trials are not denied, the promise is. With 2 trials the t
- * interval on log S is 9 times as wide as with 3 (12.7 against 4.3 on one spread), so this is what few rounds say.
+ * Trials held but S's lower bound is under x1: the trials are not denied, the promise is. With 2 rounds the t
+ * interval on log S is 3 times as wide as with 3 (12.7 against 4.3 on one spread), so this is what few rounds say.
  */
-function unpromised(held: number, speed: ReturnType<typeof speedEstimate>): string {
+function unpromised(held: number, speed: SpeedEstimate | null): string {
   const s =
     speed && speed.low !== null && speed.high !== null
-      ? `x${speed.centre.toFixed(1)} [${speed.low.toFixed(1)}, ${speed.high.toFixed(1)}] over ${plural(speed.n, 'whole trial')}`
+      ? `x${speed.centre.toFixed(1)} [${speed.low.toFixed(1)}, ${speed.high.toFixed(1)}] over ${plural(speed.n, 'round')}`
       : 'unknown';
   return (
     `no live listener promised: every whole trial at ${held} held without a gap, but the live speed under this load ` +
@@ -183,7 +192,7 @@ function unpromised(held: number, speed: ReturnType<typeof speedEstimate>): stri
 }
 
 /** "12 live listeners: this machine makes x14.1 [13.2, 15.0] of speech under this load, 17% [10%, 25%] headroom at 12". */
-function liveSentence(f: ReturnType<typeof liveFigures>, proofs: readonly Evidence[]): string {
+function liveSentence(f: ReturnType<typeof liveFigures>, proofs: readonly Evidence[], short: number): string {
   const { a, held, speed, room } = f;
   const some = someHeld(proofs);
   if (held === 0 && some)
@@ -192,16 +201,15 @@ function liveSentence(f: ReturnType<typeof liveFigures>, proofs: readonly Eviden
       'but not in every one'
     );
   if (held === 0) return 'not even 1 live listener with no gap';
-  const short = trialsShort(proofs, held);
   if (short > 0)
-    return `not measured enough: ${plural(short, 'more whole trial')} at ${held} before a number is published (${held} held so far)`;
+    return `not measured enough: ${plural(short, 'more round')} holding ${held} before a number is published (${held} held so far)`;
   if (a === 0) return unpromised(held, speed);
   if (!speed || speed.low === null || speed.high === null || !room || room.low === null || room.high === null)
-    return `${plural(a, 'live listener')} (no interval on the live speed: fewer than 2 whole trials at the edge)`;
+    return `${plural(a, 'live listener')} (no interval on the live speed: fewer than 2 rounds at the edge)`;
   const capped = a < held ? ` (${held} held without a gap, but the pace at S's lower bound stops at ${a})` : '';
   return (
     `${plural(a, 'live listener')}: this machine makes ${x2(speed.centre)} [${speed.low.toFixed(1)}, ${speed.high.toFixed(1)}] of speech ` +
-    `under this load, ${pct(room.centre)} [${pct(room.low)}, ${pct(room.high)}] headroom at ${a}${capped}`
+    `under this load over ${plural(speed.n, 'round')}, ${pct(room.centre)} [${pct(room.low)}, ${pct(room.high)}] headroom at ${a}${capped}`
   );
 }
 
@@ -213,7 +221,7 @@ export function capacityEntry(s: Sweep, trials: TrialRecord[], x: EntryContext):
   const proofs = tallies(mine, x.limitMs);
   const driftSd = x.driftSd ?? DEFAULT_DRIFT_SD;
   const f = liveFigures(s, mine, { driftSd, ...(x.seen ? { seen: x.seen } : {}) });
-  const short = trialsShort(proofs, f.held);
+  const short = roundsShort(mine, f.held);
   const { a, held } = f;
   const b = Math.min(a, s.search.heldInBound());
   // The no-gap evidence is that of the K every whole trial held: where the pace lowers the answer below it, the
@@ -233,7 +241,7 @@ export function capacityEntry(s: Sweep, trials: TrialRecord[], x: EntryContext):
     f.forecast && short === 0 ? `; a rerun may answer ${f.forecast[0]} to ${f.forecast[1]} (95%${between})` : '';
   const evidence = atA && held > 0 ? ` Evidence at ${held}: ${gapEvidence(atA)}.` : '';
   const phrase =
-    `${x.voiceLabel}, ${s.name}: ${liveSentence(f, proofs)}${rerun}; ${beyondA(s, held, proofs, borne, x.maxStreams)}` +
+    `${x.voiceLabel}, ${s.name}: ${liveSentence(f, proofs, short)}${rerun}; ${beyondA(s, held, proofs, borne, x.maxStreams)}` +
     `${disagree ? ` (${disagree})` : ''}.${evidence}${shortWords} By pre-buffer: ${bufferWords(buffers)}. ` +
     `Within ${x.limitMs} ms of first audio: ${answerB(s, { a, b }, proofs, x)}.`;
   return {
@@ -244,7 +252,8 @@ export function capacityEntry(s: Sweep, trials: TrialRecord[], x: EntryContext):
     flux_tenu_essais: held,
     debit_vivant: f.speed?.centre ?? null,
     debit_vivant_ic95: f.speed?.low != null && f.speed.high != null ? [f.speed.low, f.speed.high] : null,
-    debit_vivant_essais: f.speed?.n ?? 0,
+    debit_vivant_essais: f.edgeTrials,
+    debit_vivant_manches: f.speed?.n ?? 0,
     marge: f.room?.centre ?? null,
     marge_ic95: f.room?.low != null && f.room.high != null ? [f.room.low, f.room.high] : null,
     prevision: f.forecast && short === 0 ? [f.forecast[0], f.forecast[1]] : null,
@@ -313,7 +322,7 @@ export function voiceVerdict(
   const each = entries
     .map((e) =>
       (e.essais_manquants ?? 0) > 0
-        ? `${e.disposition} not measured enough (${e.essais_manquants} more whole trial(s) at ${e.flux_tenu_essais})`
+        ? `${e.disposition} not measured enough (${e.essais_manquants} more round(s) holding ${e.flux_tenu_essais})`
         : `${e.disposition} ${e.flux_max_sans_trou}${forecast(e)} / ${e.flux_max_dans_la_borne}`,
     )
     .join('; ');

@@ -159,10 +159,15 @@ export const CapacityEntrySchema = z.object({
   flux_max_dans_la_borne: count,
   /** The largest K every whole trial held (and none below failed), before the pace check at S's lower bound. */
   flux_tenu_essais: count,
-  /** The live speed S at the answer's edge (whole trials at (a) and (a) + 1 as searched), its 95% interval (t on log S), and the trials it rests on. */
+  /**
+   * The live speed S at the answer's edge (whole trials at (a) and (a) + 1 as searched), its 95% interval (t on log S
+   * over one value per round), the trials it rests on, and the rounds (its independent units; absent in archives
+   * before 2026-12-04, whose interval counted each trial).
+   */
   debit_vivant: figure,
   debit_vivant_ic95: interval,
   debit_vivant_essais: count,
+  debit_vivant_manches: count.optional(),
   /** Headroom at (a): S/(a) - 1, and its interval from S's. */
   marge: figure,
   marge_ic95: interval,
@@ -180,8 +185,9 @@ export const CapacityEntrySchema = z.object({
   derive_entre_runs_mesuree: figure.optional(),
   derive_entre_runs_runs: count.optional(),
   /**
-   * Whole trials the answer still lacked: it needs 3 at its K or above that served with no gap and at pace; above 0, no
-   * number and no prevision were published (absent: older archives).
+   * Rounds the answer still lacked: it needs 3, each with a whole trial at its K or above that served with no gap and
+   * at pace; above 0, no number and no prevision were published (absent: older archives; before 2026-12-04 it counted
+   * whole trials, several of one round included).
    */
   essais_manquants: count.optional(),
   /** (a) at each pre-buffer, replayed from the same trials; au_moins: no K tried failed, it may serve more. */

@@ -94,7 +94,7 @@ function answerCells(c: CapacityEntry): string[] {
     c.voix,
     c.disposition,
     short > 0
-      ? `not measured enough (${short} more whole trial(s) at ${c.flux_tenu_essais})`
+      ? `not measured enough (${short} more round(s) holding ${c.flux_tenu_essais})`
       : `${c.flux_max_sans_trou}${c.flux_tenu_essais > c.flux_max_sans_trou ? ` (${c.flux_tenu_essais} held, pace caps it)` : ''}`,
     c.prevision ? `${c.prevision[0]} to ${c.prevision[1]}` : '-',
     c.debit_vivant === null ? '-' : `${x1(c.debit_vivant)}${ic ? ` [${x1(ic[0])}, ${x1(ic[1])}]` : ''}`,
@@ -150,7 +150,7 @@ function facts(a: CapacityArchive): string[] {
     `text: ${p.source_du_texte}, ${p.texte.phrases} lines; arrivals ${p.arrivees}; queue ${p.ordre_file}; ` +
       `(a) fails on a gap of ${p.tolerance_trou_ms} ms or more (shorter ones reported apart) or a pace under x1 at ` +
       `the live speed's lower bound, (b) also on any first audio over ${p.premier_son_max_ms} ms; up to ${p.flux_max} ` +
-      `listeners; each edge and the K above it in at least ${p.manches} whole trials run to their end; ` +
+      `listeners; each edge and the K above it in at least ${p.manches} rounds, a whole trial run to its end in each; ` +
       `pre-buffers ${p.tampons_ms.join(', ')} ms replayed; seed ${p.graine}`,
     `voices: ${a.voix.map(voiceLine).join('; ')}`,
     ...(a.voix.some((v) => v.nom !== 'server')

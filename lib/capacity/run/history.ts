@@ -38,13 +38,13 @@ export function speedDraw(e: {
   debit_vivant: number | null;
   debit_vivant_ic95: [number, number] | null;
   debit_vivant_essais: number;
+  debit_vivant_manches?: number | undefined;
 }): EarlierSpeed | null {
   if (e.debit_vivant === null || e.debit_vivant <= 0) return null;
   const ic = e.debit_vivant_ic95;
-  const within =
-    ic && e.debit_vivant_essais >= 2
-      ? (Math.log(ic[1] / e.debit_vivant) / tQuantile975(e.debit_vivant_essais - 1)) ** 2
-      : null;
+  // The interval's degrees of freedom: its rounds (older archives: its trials).
+  const n = e.debit_vivant_manches ?? e.debit_vivant_essais;
+  const within = ic && n >= 2 ? (Math.log(ic[1] / e.debit_vivant) / tQuantile975(n - 1)) ** 2 : null;
   return { centre: e.debit_vivant, within };
 }
 

@@ -73,7 +73,7 @@ export function memoryLine(c: Calibration, entries: CapacityEntry[], memAvailabl
 /** What the rounds asked for prove when every whole trial at an answer held: "a trial's chance of a gap below 63%". */
 export function trialsProof(rounds: number): string {
   return (
-    `each answer rests on at least ${rounds} whole trials on fresh workers (--rounds ${rounds}), the independent unit: ` +
+    `each answer rests on at least ${rounds} rounds, each with fresh workers (--rounds ${rounds}), the independent unit: ` +
     `with no gap in ${rounds}, fewer than ${percentUp(rateUpperBound(0, rounds) ?? 1)}% of such trials would have a gap (95% confidence); ` +
     `the listeners of one trial share its machine and are described, not counted`
   );

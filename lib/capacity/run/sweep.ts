@@ -18,7 +18,7 @@ import type { SweepContext } from './sweep-context.js';
 
 export type { Sweep, SweepContext };
 import type { ServingPool } from '../worker/pool.js';
-import { edgeTrials, speedEstimate } from '../answer/live.js';
+import { edgeSpeed } from '../answer/live.js';
 
 /** A search that takes more trials than this in one round is stopped (outcomes that never settle). */
 const MAX_SEARCH_STEPS = 40;
@@ -58,7 +58,10 @@ export function planSweeps(plan: CapacityPlan, calibrations: Map<string, Calibra
   });
 }
 
-/** Trials a K needs in all: one per planned round (the trial is the independent unit; its listeners are not). */
+/**
+ * Rounds a K needs a counted trial in: every planned round. The round is the independent unit: a layout's trials in
+ * one turn share its workers, and the listeners of a trial share its moment.
+ */
 export function quotaOf(plan: CapacityPlan, _s: Sweep): (k: number) => number {
   return () => plan.rounds;
 }
@@ -82,7 +85,7 @@ async function runStep(turn: Turn, step: Step, pool: ServingPool): Promise<Trial
       return out;
     }
     if (t.controle_tenu) {
-      s.search.record(step.k, outcomeOf(t));
+      s.search.record(step.k, outcomeOf(t), turn.round);
       return out;
     }
   }
@@ -115,12 +118,11 @@ async function runTurn(turn: Turn, trials: TrialRecord[]): Promise<void> {
   const pool = poolFor(plan, s, ctx);
   try {
     if (round > 1) {
-      const quota = quotaOf(plan, s);
-      // Later rounds run the edges again, spreading an answer's quota over the rounds left.
-      const left = Math.max(1, plan.rounds - round + 1);
-      for (const step of s.search.missing(quota)) {
-        const times = Math.max(1, Math.ceil((quota(step.k) - s.search.count(step.k, step.purpose)) / left));
-        for (let n = 0; n < times && !s.error; n += 1) trials.push(...(await runStep(turn, step, pool)));
+      // Later rounds run each edge still short of rounds once: a second trial in the same turn, on the same
+      // workers, would add no independent evidence.
+      for (const step of s.search.missing(quotaOf(plan, s))) {
+        if (s.error) break;
+        trials.push(...(await runStep(turn, step, pool)));
       }
     }
     await search(turn, trials, pool);
@@ -129,16 +131,9 @@ async function runTurn(turn: Turn, trials: TrialRecord[]): Promise<void> {
   }
 }
 
-/** Trials the short sweeps' edges still lack (each edge K's quota less what it has). */
+/** Trials the short sweeps' edges take in the next round: one per edge K still short of rounds. */
 function missingTrials(plan: CapacityPlan, short: Sweep[]): number {
-  return short.reduce(
-    (n, s) =>
-      n +
-      s.search
-        .missing(quotaOf(plan, s))
-        .reduce((m, step) => m + Math.max(1, quotaOf(plan, s)(step.k) - s.search.count(step.k, step.purpose)), 0),
-    0,
-  );
+  return short.reduce((n, s) => n + s.search.missing(quotaOf(plan, s)).length, 0);
 }
 
 const still = (s: Sweep): boolean => s.search.cap > 0 && !s.error && !s.dropped;
@@ -146,21 +141,28 @@ const x1 = (e: { centre: number; low: number | null; high: number | null }): str
   `x${e.centre.toFixed(1)} [${e.low?.toFixed(1)}, ${e.high?.toFixed(1)}]`;
 
 /**
- * Between rounds, as the throughput run drops arms: a layout whose live speed's interval lies wholly
- * below another layout's of the same voice cannot be that voice's best, so it stops and leaves the
- * budget to the others (its answer is published only if it already has its whole trials).
+ * Between rounds, as the throughput run drops arms: a layout whose live speed's interval (one value a
+ * round: three rounds at least) lies wholly below another layout's of the same voice cannot be that
+ * voice's best, so it stops and leaves the budget to the others (its answer is published only if it
+ * already has its rounds).
  */
-export function dropDominated(sweeps: readonly Sweep[], trials: readonly TrialRecord[], round: number): void {
+export function dropDominated(
+  sweeps: readonly Sweep[],
+  trials: readonly TrialRecord[],
+  round: number,
+  wants: (s: Sweep) => boolean = () => true,
+): void {
   const est = sweeps.filter(still).flatMap((s) => {
     const mine = trials.filter((t) => t.voix === s.voice && t.disposition === s.name);
-    const e = speedEstimate(edgeTrials(mine, s.search.held()).map((t) => t.debit_vivant as number));
+    const e = edgeSpeed(mine, s.search.held());
     return e && e.n >= 3 && e.low !== null && e.high !== null ? [{ s, e }] : [];
   });
   for (const voice of new Set(est.map((x) => x.s.voice))) {
     const mine = est.filter((x) => x.s.voice === voice);
     const leader = mine.reduce((a, b) => ((b.e.low as number) > (a.e.low as number) ? b : a));
     for (const { s, e } of mine)
-      if (s !== leader.s && (e.high as number) < (leader.e.low as number))
+      // Only a layout that still wants trials stops; one whose edges are complete keeps its answer as it is.
+      if (s !== leader.s && wants(s) && (e.high as number) < (leader.e.low as number))
         s.dropped =
           `after round ${round} its live speed ${x1(e)} lay wholly below ${leader.s.name}'s ${x1(leader.e)}: ` +
           'it cannot be the best, so it stopped';
@@ -179,7 +181,7 @@ export async function runSweeps(
   const live = still;
   const t0 = ctx.timers.now();
   for (let round = 1; round <= plan.rounds + EXTRA_ROUNDS; round += 1) {
-    if (round > 2) dropDominated(sweeps, trials, round - 1);
+    if (round > 3) dropDominated(sweeps, trials, round - 1, (s) => s.search.missing(quotaOf(plan, s)).length > 0);
     const short = sweeps.filter((s) => live(s) && s.search.missing(quotaOf(plan, s)).length > 0);
     if (round > 1 && short.length === 0) break;
     // Past the planned rounds, one more only if its missing trials, at the run's mean time per trial so far, fit in the budget.

@@ -8,7 +8,10 @@
 import { Prng } from '../../../lib/core/prng.js';
 import { CapacitySearch } from '../../../lib/capacity/answer/search.js';
 import { driftOf, type DriftPoint } from '../../../lib/capacity/answer/drift.js';
-import { liveAnswer, prediction, speedEstimate } from '../../../lib/capacity/answer/live.js';
+import { edgeSpeed, liveAnswer, prediction, speedEstimate } from '../../../lib/capacity/answer/live.js';
+import type { TrialRecord } from '../../../lib/capacity/archive/schema.js';
+import { MIN_ROUNDS } from '../../../lib/capacity/answer/verdict.js';
+import { stdev } from '../../../lib/measure/stats.js';
 
 export interface SimMachine {
   /** Each layout's live speed at level 1. */
@@ -23,8 +26,17 @@ export interface SimMachine {
    */
   dropTo: number;
   recovers: number;
-  /** Steal: with this chance a trial loses a share of its CPU, uniform in [0.05, max], and its S by as much. */
-  steal?: { chance: number; max: number };
+  /**
+   * Steal in episodes (a noisy neighbour): about `chance` of the run's trials fall in one; an episode lasts `trials`
+   * trials on average (geometric) and takes a share of the CPU uniform in [0.05, max] from every trial in it, and their
+   * S by as much. `trials` 1: each trial on its own.
+   */
+  steal?: { chance: number; max: number; trials?: number };
+  /**
+   * Log sd shared by a layout's trials in one round's turn (they run on one pool of workers at one moment), on top of
+   * `noise`; 0: every trial independent.
+   */
+  turn?: number;
 }
 
 export interface SimVariant {
@@ -35,6 +47,12 @@ export interface SimVariant {
    * correct S for it as a covariate would (S / (1 - steal): the speed of a machine with no steal).
    */
   steal?: 'keep' | 'control' | 'covariate';
+  /**
+   * The independent unit S's interval counts: the round (the rule: one value per round, each edge tried once a round),
+   * or the trial (the broken variant: every trial counted, a later round trying an edge as many times as its quota
+   * lacks, as the sweep did before 2026-12-04).
+   */
+  unit?: 'round' | 'trial';
 }
 
 function normal(p: Prng): number {
@@ -44,9 +62,11 @@ function normal(p: Prng): number {
 
 interface SimRun {
   answers: number[];
+  /** Per layout, whether S's interval held the layout's true speed at the run's level (a steady run's only). */
+  speedCovered: Array<boolean | null>;
   predictions: Array<[number, number] | null>;
   seen: boolean;
-  /** Answers resting on fewer than 3 whole trials at their K. */
+  /** Answers resting on fewer than 3 rounds at their K or above. */
   thin: number;
 }
 
@@ -65,29 +85,44 @@ export function simulateRun(p: Prng, m: SimMachine, v: SimVariant, phase: 'run' 
         inBoundImpossible: true,
       }),
   );
-  const trials: Array<{ layout: number; k: number; t: number; s: number; steal: number }> = [];
+  const trials: Array<{ layout: number; k: number; t: number; s: number; steal: number; round: number }> = [];
   // About 12 trials a layout: time is counted in trials and normalised to the run's span afterwards.
   const span = n * 12;
   const levelAt = (t: number): number => runLevel * (phase === 'rerun' ? rerunLevel : t / span < dropAt ? 1 : m.dropTo);
-  const trial = (i: number, k: number): void => {
-    const t = trials.length;
-    const steal = m.steal && p.next() < m.steal.chance ? 0.05 + (m.steal.max - 0.05) * p.next() : 0;
-    const s = (m.layouts[i] as number) * levelAt(t) * (1 - steal) * Math.exp(m.noise * normal(p));
-    trials.push({ layout: i, k, t, s, steal });
-    (searches[i] as CapacitySearch).record(k, { gapFree: s >= k, inBound: false });
+  const byRound = v.unit !== 'trial';
+  let episode = { left: 0, share: 0 };
+  const stealNow = (): number => {
+    if (!m.steal) return 0;
+    const length = m.steal.trials ?? 1;
+    if (episode.left <= 0 && p.next() < m.steal.chance / length)
+      episode = { left: 1 + Math.floor(Math.log(1 - p.next()) / Math.log(1 - 1 / (length + 1))), share: 0 };
+    if (episode.left <= 0) return 0;
+    if (episode.share === 0) episode.share = 0.05 + (m.steal.max - 0.05) * p.next();
+    episode.left -= 1;
+    return episode.share;
   };
-  // Three rounds, then up to three more while an edge lacks its trials (as the sweep adds them).
+  const trial = (i: number, k: number, round: number, turn: number): void => {
+    const t = trials.length;
+    const steal = stealNow();
+    const s = (m.layouts[i] as number) * levelAt(t) * (1 - steal) * Math.exp(turn + m.noise * normal(p));
+    trials.push({ layout: i, k, t, s, steal, round });
+    (searches[i] as CapacitySearch).record(k, { gapFree: s >= k, inBound: false }, byRound ? round : undefined);
+  };
+  // Three rounds, then up to three more while an edge lacks its rounds (as the sweep adds them).
   for (let round = 1; round <= 6; round += 1) {
     if (round > 3 && searches.every((x) => x.missing(() => 3).length === 0)) break;
     const order = Array.from({ length: n }, (_, i) => i).sort(() => p.next() - 0.5);
     for (const i of order) {
       const search = searches[i] as CapacitySearch;
+      // One pool of workers for the layout's turn: its trials share this draw.
+      const turn = (m.turn ?? 0) * normal(p);
       if (round > 1)
         for (const step of search.missing(() => 3)) {
-          const times = Math.ceil((3 - search.count(step.k, step.purpose)) / Math.max(1, 3 - round + 1));
-          for (let x = 0; x < times; x += 1) trial(i, step.k);
+          const times = byRound ? 1 : Math.ceil((3 - search.count(step.k, step.purpose)) / Math.max(1, 3 - round + 1));
+          for (let x = 0; x < times; x += 1) trial(i, step.k, round, turn);
         }
-      for (let step = search.next(), guard = 0; step && guard < 40; step = search.next(), guard += 1) trial(i, step.k);
+      for (let step = search.next(), guard = 0; step && guard < 40; step = search.next(), guard += 1)
+        trial(i, step.k, round, turn);
     }
   }
   const points: DriftPoint[] = trials.map((x) => ({
@@ -97,7 +132,7 @@ export function simulateRun(p: Prng, m: SimMachine, v: SimVariant, phase: 'run' 
     steal: null,
   }));
   const drift = driftOf(points);
-  const out: SimRun = { answers: [], predictions: [], seen: drift.seen, thin: 0 };
+  const out: SimRun = { answers: [], predictions: [], speedCovered: [], seen: drift.seen, thin: 0 };
   searches.forEach((search, i) => {
     const held = search.held();
     const mine = trials.filter((x) => x.layout === i && (x.k === held || x.k === held + 1));
@@ -105,10 +140,29 @@ export function simulateRun(p: Prng, m: SimMachine, v: SimVariant, phase: 'run' 
       v.steal === 'control' && mine.filter((x) => x.steal <= 0.03).length >= 2
         ? mine.filter((x) => x.steal <= 0.03)
         : mine;
-    const edge = kept.map((x) => (v.steal === 'covariate' ? x.s / (1 - x.steal) : x.s));
-    const speed = speedEstimate(edge);
+    const edge = kept.map((x) => ({ round: x.round, k: x.k, s: v.steal === 'covariate' ? x.s / (1 - x.steal) : x.s }));
+    // The rule is the run's own (live.ts edgeSpeed: one value a round); the broken variant counts every trial.
+    const records = edge.map(
+      (x) =>
+        ({
+          controle_tenu: true,
+          but: 'sans_trou',
+          etat: 'done',
+          flux: x.k,
+          manche: x.round,
+          debit_vivant: x.s,
+        }) as TrialRecord,
+    );
+    const speed = byRound ? edgeSpeed(records, held) : speedEstimate(edge.map((x) => x.s));
     const answer = liveAnswer(held, speed);
-    if (held > 0 && search.support(held) < 3) out.thin += 1;
+    // The truth S's interval estimates: the layout's speed at this run's level, where nothing else moved it.
+    const truth = (m.layouts[i] as number) * runLevel;
+    const steady = m.dropTo === 1 && !m.steal;
+    out.speedCovered.push(
+      steady && speed?.low != null && speed.high !== null ? speed.low <= truth && truth <= speed.high : null,
+    );
+    const support = new Set(trials.filter((x) => x.layout === i && x.k >= held && x.s >= x.k).map((x) => x.round));
+    if (held > 0 && support.size < MIN_ROUNDS) out.thin += 1;
     out.answers.push(answer);
     out.predictions.push(
       prediction({
@@ -117,6 +171,7 @@ export function simulateRun(p: Prng, m: SimMachine, v: SimVariant, phase: 'run' 
         speed,
         cap: 64,
         ...(v.foldDrift ? { seen: { lowLog: drift.lowLog, highLog: drift.highLog } } : {}),
+        ...(edge.length >= 2 ? { trialLogSd: stdev(edge.map((x) => Math.log(x.s))) ?? 0 } : {}),
       }),
     );
   });
@@ -126,11 +181,16 @@ export function simulateRun(p: Prng, m: SimMachine, v: SimVariant, phase: 'run' 
 export interface SimCoverage {
   /** Reruns' answers inside the run's prediction, over (run, layout) pairs with a prediction. */
   covered: number;
+  /** Those pairs. */
+  pairs: number;
+  /** S's 95% intervals that held the layout's true speed (steady machines only; NaN otherwise), and how many. */
+  speedCovered: number;
+  speedIntervals: number;
   /** Runs whose drift fit said "seen". */
   seenShare: number;
   /** Mean width of the predictions (high - low). */
   meanWidth: number;
-  /** Answers on fewer than 3 whole trials, per answer. */
+  /** Answers on fewer than 3 rounds, per answer. */
   thinShare: number;
   /** Misses below the prediction's low end and above its high end, per pair. */
   below: number;
@@ -147,9 +207,11 @@ export function simulateCoverage(seed: number, m: SimMachine, v: SimVariant, run
   let answers = 0;
   let below = 0;
   let above = 0;
+  const speeds: boolean[] = [];
   for (let r = 0; r < runs; r += 1) {
     const a = simulateRun(p, m, v, 'run');
     const b = simulateRun(p, m, v, 'rerun');
+    speeds.push(...a.speedCovered.filter((x): x is boolean => x !== null));
     if (a.seen) seen += 1;
     thin += a.thin;
     answers += a.answers.length;
@@ -165,10 +227,20 @@ export function simulateCoverage(seed: number, m: SimMachine, v: SimVariant, run
   }
   return {
     covered: inside / pairs,
+    pairs,
+    speedCovered: speeds.filter(Boolean).length / speeds.length,
+    speedIntervals: speeds.length,
     seenShare: seen / runs,
     meanWidth: width / pairs,
     thinShare: thin / answers,
     below: below / pairs,
     above: above / pairs,
   };
+}
+
+/** The 95% Wilson interval of a share seen in `n` draws: what a simulated rate is asserted on, not its point. */
+export function wilson(share: number, n: number, z = 1.959964): [number, number] {
+  const centre = (share + (z * z) / (2 * n)) / (1 + (z * z) / n);
+  const half = (z / (1 + (z * z) / n)) * Math.sqrt((share * (1 - share)) / n + (z * z) / (4 * n * n));
+  return [centre - half, centre + half];
 }

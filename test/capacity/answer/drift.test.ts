@@ -2,7 +2,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { driftOf, type DriftPoint } from '../../../lib/capacity/answer/drift.js';
-import { simulateCoverage, type SimMachine } from './drift-simulation.js';
+import { simulateCoverage, wilson, type SimCoverage, type SimMachine } from './drift-simulation.js';
+
+/** The 95% Wilson interval of a simulated coverage: asserted on, never the point. */
+const bounds = (c: SimCoverage): [number, number] => wilson(c.covered, c.pairs);
+const sBounds = (c: SimCoverage): [number, number] => wilson(c.speedCovered, c.speedIntervals);
 
 const at = (group: string, atMs: number, s: number): DriftPoint => ({ group, atMs, logS: Math.log(s), steal: null });
 
@@ -51,19 +55,44 @@ describe("the prediction's coverage under drift and under none, by seeded simula
     t.diagnostic(`steady: ${JSON.stringify(quiet)}`);
     t.diagnostic(`drop, back half the time: ${JSON.stringify(moved)}; without the drift: ${JSON.stringify(broken)}`);
     t.diagnostic(`drop, stays slow: ${JSON.stringify(slow)}; without the drift: ${JSON.stringify(brokenSlow)}`);
-    assert.ok(quiet.covered >= 0.95, `steady ${quiet.covered}`);
-    assert.ok(moved.covered >= 0.95, `drifting ${moved.covered}`);
-    assert.ok(slow.covered >= 0.95, `stays slow ${slow.covered}`);
-    assert.ok(broken.covered < 0.9, `broken under drift ${broken.covered}`);
-    assert.ok(brokenSlow.covered < 0.93, `broken, stays slow ${brokenSlow.covered}`);
+    // The rule is not shown below 95% (its interval reaches 95%); the broken variant is (its interval lies below).
+    for (const [name, c] of [
+      ['steady', quiet],
+      ['drifting', moved],
+      ['stays slow', slow],
+    ] as const)
+      assert.ok(bounds(c)[1] >= 0.95, `${name} ${c.covered} ${bounds(c)}`);
+    assert.ok(bounds(broken)[1] < 0.9, `broken under drift ${broken.covered}`);
+    assert.ok(bounds(brokenSlow)[1] < 0.95, `broken, stays slow ${brokenSlow.covered}`);
     // The drift test's own errors: it sees a steady machine move in few runs, a drop in most.
     assert.ok(quiet.seenShare <= 0.1, `false drift ${quiet.seenShare}`);
     assert.ok(moved.seenShare >= 0.85, `drift seen ${moved.seenShare}`);
     // On a steady machine the fold costs almost nothing: widths within a tenth of a listener on average.
     const plain = simulateCoverage(21, steady, { foldDrift: false }, runs);
     assert.ok(quiet.meanWidth - plain.meanWidth < 0.15, `${quiet.meanWidth} against ${plain.meanWidth}`);
-    // The search gives nearly every answer its 3 whole trials.
+    // The search gives nearly every answer its 3 rounds.
     assert.ok(moved.thinShare <= 0.05 && quiet.thinShare <= 0.01, `thin ${moved.thinShare} ${quiet.thinShare}`);
+  });
+});
+
+/**
+ * A layout's trials in one round's turn share its pool of workers and that moment: a turn effect (log sd `turn`) on
+ * top of each trial's own noise. S's interval counted by round covers the layout's true speed at 95%; counted by
+ * trial (the rule before 2026-12-04) it covers less as the turns differ more. docs/statistics.md quotes these lines.
+ */
+describe("S's interval counted by the independent unit, by seeded simulation", () => {
+  it('by round it covers the true speed at 95% whatever the turns share; by trial it covers less', (t) => {
+    for (const turn of [0.05, 0.1]) {
+      const m: SimMachine = { layouts: [12, 9, 6, 4], noise: 0.04, between: 0.04, dropTo: 1, recovers: 0, turn };
+      const round = simulateCoverage(41, m, { foldDrift: true, unit: 'round' }, 800);
+      const trial = simulateCoverage(41, m, { foldDrift: true, unit: 'trial' }, 800);
+      t.diagnostic(`turn sd ${turn}: by round ${JSON.stringify(round)}; by trial ${JSON.stringify(trial)}`);
+      // Calibrated: neither shown below 95% nor above it (a ceiling, so an interval made wide to be safe fails too).
+      const [lo, hi] = sBounds(round);
+      assert.ok(lo <= 0.95 && 0.95 <= hi, `by round, turn ${turn}: ${round.speedCovered} [${lo}, ${hi}]`);
+      assert.ok(sBounds(trial)[1] < (turn >= 0.1 ? 0.85 : 0.9), `by trial, turn ${turn}: ${trial.speedCovered}`);
+      assert.ok(bounds(round)[1] >= 0.95, `reruns by round, turn ${turn}: ${round.covered}`);
+    }
   });
 });
 
@@ -75,13 +104,14 @@ describe("the prediction's coverage under drift and under none, by seeded simula
  */
 describe('steal: kept in the live speed, neither corrected for nor dropped, by seeded simulation', () => {
   it('keeping it covers a rerun at 95%; correcting S for it or dropping stolen trials covers less', (t) => {
+    // Each trial stolen from on its own (an episode of one trial): what a trial's share of steal does to S.
     const stolen: SimMachine = {
       layouts: [10, 8, 12, 9],
       noise: 0.06,
       between: 0.03,
       dropTo: 1,
       recovers: 0,
-      steal: { chance: 0.35, max: 0.3 },
+      steal: { chance: 0.35, max: 0.3, trials: 1 },
     };
     const keep = simulateCoverage(31, stolen, { foldDrift: true, steal: 'keep' }, 800);
     const control = simulateCoverage(31, stolen, { foldDrift: true, steal: 'control' }, 800);
@@ -89,9 +119,9 @@ describe('steal: kept in the live speed, neither corrected for nor dropped, by s
     t.diagnostic(`kept ${JSON.stringify(keep)}`);
     t.diagnostic(`control ${JSON.stringify(control)}`);
     t.diagnostic(`covariate ${JSON.stringify(covariate)}`);
-    assert.ok(keep.covered >= 0.95, `kept ${keep.covered}`);
-    assert.ok(control.covered < keep.covered - 0.02, `control ${control.covered}`);
-    assert.ok(covariate.covered < keep.covered - 0.02, `covariate ${covariate.covered}`);
+    assert.ok(bounds(keep)[1] >= 0.95, `kept ${keep.covered}`);
+    assert.ok(bounds(control)[1] < bounds(keep)[0], `control ${control.covered}`);
+    assert.ok(bounds(covariate)[1] < bounds(keep)[0], `covariate ${covariate.covered}`);
     // Both err the same way: their low end promises more than a rerun serves.
     assert.ok(
       covariate.below > keep.below && control.below > keep.below,

@@ -64,6 +64,25 @@ describe('the answer from S: the pace at its lower bound, the headroom, the pred
     assert.equal(prediction({ answer: 9, held: 11, speed: speedEstimate([10]), cap: 32 }), null);
   });
 
+  it('a board that serves 1 or 2 listeners with room can be planned on: the step down only where a slow trial misses K', () => {
+    // S x2.0, x2.1, x1.9 over three rounds: mean 1.997, sd 0.050, t(2) = 4.30: [1.76, 2.26]; 2 held, the answer 1.
+    const s = speedEstimate([2, 2.1, 1.9]);
+    assert.ok(s && s.low !== null && Math.abs(s.low - 1.76) < 0.01, String(s?.low));
+    assert.equal(liveAnswer(2, s), 1);
+    // A slow rerun: the rounds' part t(2) x 0.050 x sqrt(2/3) = 0.176, the drift's 0.139, in quadrature 0.224; its own
+    // bound 0.125 below: floor(1.997 x e^(-0.224 - 0.125)) = 1, the answer. Low end 1, not 0.
+    assert.deepEqual(prediction({ answer: 1, held: 2, speed: s, cap: 32, trialLogSd: 0.05 })?.[0], 1);
+    // One listener held, S x3 +-5%: a slow trial still clears 1, so the low end stays at 1 (before: 1 - 1 = 0).
+    const board = speedEstimate([3, 3.15, 2.85]);
+    assert.deepEqual(prediction({ answer: 1, held: 1, speed: board, cap: 32, trialLogSd: 0.05 })?.[0], 1);
+    // Eight held, rounds at x10 +-1%: a slow rerun x10 e^(-0.143 - 0.025) = x8.45 still serves 8. Its single trials
+    // 2% apart: the slowest likely one, x10 e^(-0.143 - 1.96 x 0.02) = x8.33, clears 8: low end 8. Trials 20% apart
+    // within a round: x10 e^(-0.143 - 0.392) = x5.86 misses 8, so a rerun's staircase may stop at 7.
+    const steady = speedEstimate([10, 10.1, 9.9]);
+    assert.equal(prediction({ answer: 8, held: 8, speed: steady, cap: 32, trialLogSd: 0.02 })?.[0], 8);
+    assert.equal(prediction({ answer: 8, held: 8, speed: steady, cap: 32, trialLogSd: 0.2 })?.[0], 7);
+  });
+
   it('a trial with a gap at the K above stays in S and in the prediction: leaving it out would flatter both', () => {
     const rec = (k: number, s: number, gap = false): TrialRecord =>
       ({

@@ -46,7 +46,7 @@ describe('the line a deployer reads first', () => {
   it('names no number when nothing is measured enough, or a rerun may serve none, and never says 0 after a held trial', () => {
     const short = planOn('v', 'v', [entry('L', 6, null, { essais_manquants: 2 })]);
     assert.equal(short.flux, null);
-    assert.match(short.phrase, /^v: no number to plan on: not measured enough \(L needs 2 more whole trials at 6;/);
+    assert.match(short.phrase, /^v: no number to plan on: not measured enough \(L needs 2 more rounds holding 6;/);
     const none = planOn('v', 'v', [entry('L', 2, [0, 4])]);
     assert.match(none.phrase, /^v: no number to plan on: L served 2 here, but a rerun may not serve even one/);
     const mixed = planOn('v', 'v', [
@@ -75,11 +75,12 @@ describe('the best layout needs 3 paired rounds', () => {
 });
 
 describe('a layout that cannot be the best stops between rounds', () => {
-  const trial = (layout: string, k: number, s: number): TrialRecord =>
+  const trial = (layout: string, k: number, s: number, round: number): TrialRecord =>
     ({
       voix: 'v',
       disposition: layout,
       flux: k,
+      manche: round,
       but: 'sans_trou',
       etat: 'done',
       controle_tenu: true,
@@ -104,17 +105,27 @@ describe('a layout that cannot be the best stops between rounds', () => {
     const fast = sweep('fast', 9);
     const slow = sweep('slow', 5);
     const close = sweep('close', 8);
+    // Two edge trials a round (K and K + 1, one pool), three rounds: S by round is each pair's geometric mean.
+    const over3 = (layout: string, k: number, speeds: number[]) =>
+      speeds.map((s, i) => trial(layout, k + (i % 2), s, 1 + Math.floor(i / 2)));
     const trials = [
-      ...[10, 10.5, 9.8, 10.2].map((s, i) => trial('fast', 9 + (i % 2), s)),
-      ...[6, 6.2, 5.9, 6.1].map((s, i) => trial('slow', 5 + (i % 2), s)),
-      ...[9, 11, 8.5, 10.8].map((s, i) => trial('close', 8 + (i % 2), s)),
+      ...over3('fast', 9, [10, 10.5, 9.8, 10.2, 10.1, 9.9]),
+      ...over3('slow', 5, [6, 6.2, 5.9, 6.1, 6, 6.05]),
+      ...over3('close', 8, [9, 11, 8.5, 10.8, 9.5, 10.5]),
     ];
-    dropDominated([fast, slow, close], trials, 2);
+    // After two rounds, two values each: t(1) leaves every interval too wide to drop anything.
+    dropDominated(
+      [fast, slow, close],
+      trials.filter((t) => t.manche <= 2),
+      2,
+    );
+    assert.deepEqual([fast.dropped, slow.dropped, close.dropped], [undefined, undefined, undefined]);
+    dropDominated([fast, slow, close], trials, 3);
     assert.equal(fast.dropped, undefined);
     assert.equal(close.dropped, undefined);
     assert.match(
       slow.dropped ?? '',
-      /^after round 2 its live speed x6\.0 \[[\d.]+, [\d.]+\] lay wholly below fast's x10\.1/,
+      /^after round 3 its live speed x6\.0 \[[\d.]+, [\d.]+\] lay wholly below fast's x10\.1/,
     );
   });
 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CapacityEntry, TrialRecord } from '../../../lib/capacity/archive/schema.js';
 import { tally } from '../../../lib/capacity/answer/tally.js';
-import { voiceVerdict } from '../../../lib/capacity/answer/verdict.js';
+import { MIN_ROUNDS, roundsShort, voiceVerdict } from '../../../lib/capacity/answer/verdict.js';
 
 /** A trial record with the listeners' first audio (null: still waiting), whole or not, and gaps. */
 function trial(
@@ -85,6 +85,22 @@ describe('what the trials at one K show', () => {
     assert.ok(Math.abs((e.premier_son_borne_centile ?? 0) - 0.2236) < 1e-3);
     // A listener who had waited less than the bound when its trial ended is unknown, not counted.
     assert.equal(tally([trial(2, [{ first: 100 }, { first: null }], { fin_ms: 400 })], 2, 500).premier_son_sessions, 1);
+  });
+});
+
+describe('what publishes an answer: rounds, the independent unit', () => {
+  const held = (k: number, round: number, more: Partial<TrialRecord> = {}) =>
+    trial(k, [{ first: 100 }], { manche: round, ...more });
+  it('counts rounds with a whole trial held at the K or above, each round once, controls held only', () => {
+    assert.equal(MIN_ROUNDS, 3);
+    // Three trials in one round's turn share its workers: one round, two short.
+    assert.equal(roundsShort([held(4, 1), held(4, 1), held(5, 1)], 4), 2);
+    // A heavier load served in rounds 1 and 2 shows 4 too: round 3 at 4 completes it.
+    assert.equal(roundsShort([held(5, 1), held(6, 2), held(4, 3)], 4), 0);
+    // A lighter load shows nothing of 4; a trial whose control failed, or with a gap, counts for nothing.
+    const weak = [held(3, 1), held(4, 2, { controle_tenu: false }), held(4, 3, { tenu: false, sans_trou: false })];
+    assert.equal(roundsShort([...weak, held(4, 4)], 4), 2);
+    assert.equal(roundsShort([], 0), 0);
   });
 });
 

@@ -79,24 +79,23 @@ describe('drift during a run (fake machine, virtual time)', () => {
 });
 
 describe('an edge that moves down late', () => {
-  it('keeps the whole trials that served more: published on trials at its K and above, not left short', async () => {
-    // x10.2 under load in rounds 1 and 2 (9 held twice), x8.7 in round 3: 9 fails, the edge falls to 8, tried once;
-    // --max-minutes 0.8 (virtual) leaves no room for a fourth round to try 8 again.
+  it('keeps the rounds that served more: published once the new edge has its round, not three more', async () => {
+    // x10.2 under load in rounds 1 and 2 (10 held in both), x8.7 from round 3: 10 fails, then 9 (round 4); the edge
+    // falls to 8. Rounds with a whole trial held at 8 or above: 1 (8, 9 and 10) and 2 (10), so round 5's trial at 8
+    // publishes it; counting only rounds at 8 itself would need round 6 too.
     const { archive } = await sweepOn({
       machine,
       layouts: [own],
       arrivals: 'staggered',
-      maxMinutes: 0.8,
       onProgress: (e, m) => {
         if (e.kind === 'trial-start') m.factor = e.round >= 3 ? 0.85 : 1;
       },
     });
     const e = archive.capacite[0] as CapacityEntry;
-    const at = (k: number) => e.preuves.find((p) => p.flux === k);
     assert.equal(e.flux_tenu_essais, 8, e.phrase);
-    // One whole trial at 8, but the two at 9 that held show 8 too: 3 in all.
-    assert.equal(at(8)?.essais_tenus, 1, e.phrase);
-    assert.equal(at(9)?.essais_tenus, 2, e.phrase);
+    const heldRounds = (k: number) =>
+      [...new Set(archive.essais.filter((t) => t.tenu && t.flux === k).map((t) => t.manche))].sort();
+    assert.deepEqual([heldRounds(8), heldRounds(9), heldRounds(10)], [[1, 5, 6], [1], [1, 2]], e.phrase);
     assert.deepEqual([e.essais_manquants, e.prevision !== null], [0, true], e.phrase);
     assert.match(
       archive.plans?.[0]?.phrase ?? '',
@@ -106,26 +105,30 @@ describe('an edge that moves down late', () => {
 });
 
 describe('a layout that cannot be the best', () => {
-  it('stops from round 3 on when its live speed lies wholly below another layout of the voice: its budget goes', async () => {
+  it('stops after 3 rounds when its live speed lies wholly below another layout of the voice: its budget goes', async () => {
+    // S's interval rests on one value per round: three rounds before any layout can be ruled out.
     // 1 process x 2 threads whose threads get one core between them: half the live speed of a worker per listener.
     const threads: Layout = { workers: 1, threads: 2, pinned: false, isolation: 'process' };
     const { archive, sweeps } = await sweepOn({
       machine: { ...machine, threadCores: () => 1 },
       layouts: [own, threads],
       arrivals: 'staggered',
+      rounds: 4,
     });
     const slow = sweeps.find((s) => s.layout === threads);
     assert.match(
       slow?.dropped ?? '',
-      /^after round 2 its live speed x[\d.]+ \[[\d.]+, [\d.]+\] lay wholly below one process per stream/,
+      /^after round 3 its live speed x[\d.]+ \[[\d.]+, [\d.]+\] lay wholly below one process per stream/,
     );
     const mine = archive.essais.filter((t) => t.disposition === slow?.name);
-    assert.ok(mine.length > 0 && mine.every((t) => t.manche <= 2), mine.map((t) => t.manche).join());
-    assert.ok(archive.essais.some((t) => t.disposition !== slow?.name && t.manche === 3));
+    assert.ok(mine.length > 0 && mine.every((t) => t.manche <= 3), mine.map((t) => t.manche).join());
+    // It still lacked its fourth round, and took none: the other layout ran round 4.
+    assert.ok((slow?.search.missing(() => 4).length ?? 0) > 0);
+    assert.ok(archive.essais.some((t) => t.disposition !== slow?.name && t.manche === 4));
     const e = archive.capacite.find((c) => c.disposition === slow?.name);
     assert.match(
       e?.phrase ?? '',
-      /Fewer trials than asked at its edges: after round 2 .* it cannot be the best, so it stopped\./,
+      /Fewer trials than asked at its edges: after round 3 .* it cannot be the best, so it stopped\./,
     );
   });
 });
