@@ -58,14 +58,14 @@ describe('piper-parallel capacity --server, against test servers on loopback (re
     assert.match(
       r.stderr,
       new RegExp(
-        `^ {2}the server at tcp://127\\.0\\.0\\.1:${server.port} on this machine: at most \\d live listeners`,
+        `^ {2}the server at tcp://127\\.0\\.0\\.1:${server.port} on this machine \\(3-sentence replies\\): at most \\d live listeners`,
         'm',
       ),
     );
     assert.match(
       r.stderr,
       new RegExp(
-        `^the server at tcp://127\\.0\\.0\\.1:${server.port}: (plan on \\d live listeners? with a connection per listener|no number to plan on: with a connection per listener, a rerun may not serve even one)$`,
+        `^the server at tcp://127\\.0\\.0\\.1:${server.port}: (plan on \\d live listeners? with a connection per listener|no number to plan on: with a connection per listener, a rerun may not serve even one) \\(3-sentence replies\\)$`,
         'm',
       ),
     );

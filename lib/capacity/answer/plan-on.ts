@@ -41,8 +41,36 @@ function noPlan(voiceLabel: string, entries: readonly CapacityEntry[]): string {
   return `${voiceLabel}: no number to plan on: no layout served one live listener without a gap`;
 }
 
-/** "synthetic-siwis-medium: plan on 8 live listeners with one process per stream x 1 thread, free (this run: 10; a rerun may answer 8 to 12)". */
-export function planOn(voice: string, voiceLabel: string, entries: readonly CapacityEntry[]): PlanOn {
+/**
+ * What a voice's number depends on most, said with it: the session profile its workers ran (a server's own when
+ * null), the reply, and a synthetic stand-in as such ("piper-tts, 2-sentence replies, SYNTHETIC stand-in").
+ */
+export interface PlanConditions {
+  session: string | null;
+  sentences: number;
+  synthetic: boolean;
+}
+
+export function conditionWords(c: PlanConditions): string {
+  return [
+    ...(c.session ? [c.session] : []),
+    `${c.sentences}-sentence ${c.sentences === 1 ? 'reply' : 'replies'}`,
+    ...(c.synthetic ? ['SYNTHETIC stand-in'] : []),
+  ].join(', ');
+}
+
+/** "synthetic-siwis-medium: plan on 8 live listeners with one process per stream x 1 thread, free (piper-tts, 2-sentence replies, SYNTHETIC stand-in)". */
+export function planOn(
+  voice: string,
+  voiceLabel: string,
+  entries: readonly CapacityEntry[],
+  conditions?: PlanConditions,
+): PlanOn {
+  const words = conditions ? conditionWords(conditions) : '';
+  const said = words ? ` (${words})` : '';
+  // A stand-in's figure is no voice's: the way to a real one, once, in the longer phrase.
+  const yours = conditions?.synthetic ? "; a stand-in's figure: put your voice in voices/" : '';
+  const within = `${words ? `; ${words}` : ''}${yours}`;
   const ok = entries.filter(published);
   const best = [...ok].sort(
     (a, b) =>
@@ -57,19 +85,21 @@ export function planOn(voice: string, voiceLabel: string, entries: readonly Capa
       disposition: null,
       ce_run: null,
       prevision: null,
-      phrase: noPlan(voiceLabel, entries),
-      ligne: noPlan(voiceLabel, entries),
+      phrase: noPlan(voiceLabel, entries) + said,
+      ligne: noPlan(voiceLabel, entries) + said,
     };
   const [low, high] = best.prevision as [number, number];
   const range = `this run: ${best.flux_max_sans_trou}; a rerun may answer ${low} to ${high}`;
-  const line =
+  const head =
     low >= 1
       ? `${voiceLabel}: plan on ${plural(low, 'live listener')} with ${best.disposition}`
       : `${voiceLabel}: no number to plan on: with ${best.disposition}, a rerun may not serve even one`;
+  const line = `${head}${said}`;
   const phrase =
     low >= 1
-      ? `${line} (${range})`
-      : `${voiceLabel}: no number to plan on: ${best.disposition} served ${best.flux_max_sans_trou} here, but a rerun may not serve even one (${range})`;
+      ? `${head} (${range}${within})`
+      : `${voiceLabel}: no number to plan on: ${best.disposition} served ${best.flux_max_sans_trou} here, ` +
+        `but a rerun may not serve even one (${range}${within})`;
   return {
     voix: voice,
     flux: low >= 1 ? low : null,

@@ -288,7 +288,7 @@ export function capacityEntry(s: Sweep, trials: TrialRecord[], x: EntryContext):
 export function voiceVerdict(
   voiceLabel: string,
   entries: CapacityEntry[],
-  x: { limitMs: number; memory: string; speeds: LayoutSpeeds[] },
+  x: { limitMs: number; memory: string; speeds: LayoutSpeeds[]; conditions?: string },
 ): string {
   if (entries.length === 0) return `${voiceLabel}: no layout was measured.`;
   const best = bestLayout(x.speeds);
@@ -326,8 +326,9 @@ export function voiceVerdict(
         : `${e.disposition} ${e.flux_max_sans_trou}${forecast(e)} / ${e.flux_max_dans_la_borne}`,
     )
     .join('; ');
+  const where = `${voiceLabel} on this machine${x.conditions ? ` (${x.conditions})` : ''}`;
   return (
-    `${voiceLabel} on this machine: ${headA}; ${headB}${entries.length > 1 || !best.phrase.startsWith('only ') ? `; ${best.phrase}` : ''}. ` +
+    `${where}: ${headA}; ${headB}${entries.length > 1 || !best.phrase.startsWith('only ') ? `; ${best.phrase}` : ''}. ` +
     `Each layout (no gap [a rerun may answer] / within the bound): ${each}. ${x.memory}`
   );
 }

@@ -23,7 +23,7 @@ import { GAP_TOLERANCE_MS } from '../trial/playback.js';
 import { maxOf } from '../../core/extremes.js';
 import { driftOf, driftPoints } from '../answer/drift.js';
 import { historyKey, measuredDrift, speedDraw, type History } from './history.js';
-import { driftLine, planOn, stealByRound, stealLine } from '../answer/plan-on.js';
+import { conditionWords, driftLine, planOn, stealByRound, stealLine, type PlanConditions } from '../answer/plan-on.js';
 import { SERVER_LAYOUT, SERVER_VOICE } from './server.js';
 import type { ServerRecord } from '../archive/schema.js';
 
@@ -144,11 +144,18 @@ export function capacityArchive(
     const e = measured > DEFAULT_DRIFT_SD ? entryOf(s, { sd: measured, runs: earlier.length }) : first;
     return { ...e, derive_entre_runs_mesuree: measured, derive_entre_runs_runs: earlier.length };
   });
+  const conditions = (v: (typeof plan.voices)[number]): PlanConditions => ({
+    // A server runs its own session settings, which this tool cannot read.
+    session: v.name === SERVER_VOICE ? null : plan.session,
+    sentences: calibrations.get(v.name)?.audioSeconds.length ?? plan.text.lines.length,
+    synthetic: v.synthetic,
+  });
   const plans = plan.voices.map((v) =>
     planOn(
       v.name,
       label(v.name),
       capacite.filter((e) => e.voix === v.name),
+      conditions(v),
     ),
   );
   const steal = stealByRound(trials);
@@ -166,6 +173,7 @@ export function capacityArchive(
       ),
     }));
     return voiceVerdict(label(v.name), entries, {
+      conditions: conditionWords(conditions(v)),
       limitMs: plan.firstAudioMs,
       memory:
         v.name === SERVER_VOICE

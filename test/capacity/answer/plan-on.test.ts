@@ -43,6 +43,40 @@ describe('the line a deployer reads first', () => {
     assert.deepEqual([p.flux, p.ce_run, p.prevision], [8, 10, [8, 12]]);
   });
 
+  it('names what the number depends on: the session profile, the reply, a synthetic stand-in as such', () => {
+    const layouts = [
+      entry('one process per stream x 1 thread, pinned', 10, [8, 12]),
+      entry('pool of 2 processes x 1 thread, free', 9, [7, 11]),
+    ];
+    const p = planOn('v', 'synthetic-siwis-medium', layouts, { session: 'piper-tts', sentences: 2, synthetic: true });
+    assert.equal(
+      p.ligne,
+      'synthetic-siwis-medium: plan on 8 live listeners with one process per stream x 1 thread, pinned (piper-tts, 2-sentence replies, SYNTHETIC stand-in)',
+    );
+    assert.ok(p.ligne.length < 160, String(p.ligne.length));
+    assert.match(
+      p.phrase,
+      /\(this run: 10; a rerun may answer 8 to 12; piper-tts, 2-sentence replies, SYNTHETIC stand-in; a stand-in's figure: put your voice in voices\/\)$/,
+    );
+    // A real voice says no stand-in; a server runs its own session settings; a one-line reply is one sentence.
+    const real = planOn('v', 'fr_FR-siwis-medium', layouts, { session: 'libpiper', sentences: 1, synthetic: false });
+    assert.match(real.ligne, / \(libpiper, 1-sentence reply\)$/);
+    assert.doesNotMatch(real.phrase, /stand-in/);
+    const server = planOn('server', 'the server at tcp://127.0.0.1:10200', layouts, {
+      session: null,
+      sentences: 4,
+      synthetic: false,
+    });
+    assert.match(server.ligne, / \(4-sentence replies\)$/);
+    // No number to plan on still names them.
+    const none = planOn('v', 'v', [entry('L', 6, null, { essais_manquants: 2 })], {
+      session: 'piper-tts',
+      sentences: 2,
+      synthetic: false,
+    });
+    assert.match(none.ligne, /\(piper-tts, 2-sentence replies\)$/);
+  });
+
   it('names no number when nothing is measured enough, or a rerun may serve none, and never says 0 after a held trial', () => {
     const short = planOn('v', 'v', [entry('L', 6, null, { essais_manquants: 2 })]);
     assert.equal(short.flux, null);

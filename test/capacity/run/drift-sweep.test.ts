@@ -101,6 +101,9 @@ describe('an edge that moves down late', () => {
       archive.plans?.[0]?.phrase ?? '',
       /^fake-voice: plan on \d+ live listeners? with one process per stream/,
     );
+    // The fixture's plan runs libpiper's settings on a three-line text, a real (not synthetic) voice.
+    assert.match(archive.plans?.[0]?.ligne ?? '', / \(libpiper, 3-sentence replies\)$/);
+    assert.match(archive.phrases[0] ?? '', /^fake-voice on this machine \(libpiper, 3-sentence replies\): /);
   });
 });
 
