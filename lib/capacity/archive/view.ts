@@ -93,8 +93,19 @@ const rangeOf = (
   max: Math.max(k, ...e.preuves.filter((p) => p[key] > 0).map((p) => p.flux)),
 });
 
+/** The server a run measured, as what moves its speed (address, protocol, text sent how and how fast); 'none'. */
+function serverOf(a: CapacityArchive | CapacityArchiveV2): string {
+  const s = 'serveur' in a ? a.serveur : null;
+  if (!s) return 'none';
+  return `${s.protocole} ${s.adresse}, ${s.envoi === 'flux' ? `streamed at ${s.debit_texte_cps ?? 'once'}` : 'by sentence'}`;
+}
+
 /** What schemas 2 and 3 share: the run, its voices, and an answer's bounded half. */
 function common(a: CapacityArchive | CapacityArchiveV2, evidence: string) {
+  const session =
+    ('profil_session' in a.protocole ? a.protocole.profil_session : undefined) ??
+    ('session_onnxruntime' in a.protocole ? profileOfLabel(a.protocole.session_onnxruntime) : null) ??
+    'libpiper';
   return {
     machine: a.machine_detail,
     label: a.etiquette,
@@ -102,11 +113,11 @@ function common(a: CapacityArchive | CapacityArchiveV2, evidence: string) {
     dateUtc: a.date_utc,
     toolVersion: a.version_outil,
     onnxruntimeVersion: a.version_onnxruntime,
-    session:
-      ('profil_session' in a.protocole ? a.protocole.profil_session : undefined) ??
-      ('session_onnxruntime' in a.protocole ? profileOfLabel(a.protocole.session_onnxruntime) : null) ??
-      'libpiper',
-    workload: workload(a.protocole, evidence),
+    session,
+    // Runs of another session profile or against another server measure that, not this machine's drift.
+    workload: [...workload(a.protocole, evidence), ['session profile', session], ['server', serverOf(a)]] as Array<
+      [string, string]
+    >,
     voices: a.voix.map((v) => ({
       name: v.nom,
       sha256: v.sha256,
@@ -179,7 +190,8 @@ function fromV3(a: CapacityArchive): CapacityView {
             : `${e.essais_tenus} of ${e.essais} trials held, a trial's gap chance below ${percentUp(e.taux_trou_max)}%`,
         speed: (() => {
           const t = triple(e.debit_vivant, e.debit_vivant_ic95);
-          return t && { ...t, trials: e.debit_vivant_essais };
+          // The interval's degrees of freedom: its rounds (older archives: its trials).
+          return t && { ...t, trials: e.debit_vivant_manches ?? e.debit_vivant_essais };
         })(),
         headroom: triple(e.marge, e.marge_ic95),
       },

@@ -48,10 +48,32 @@ export function speedDraw(e: {
   return { centre: e.debit_vivant, within };
 }
 
-/** The same workload: machine, text, voices, arrivals, schedule, first-audio bound. */
-function sameWorkload(a: CapacityArchive, plan: CapacityPlan): boolean {
+/**
+ * The server a run measured, as what moves its speed: address, protocol, how the text was sent and at what rate
+ * (null: no server). A run against another server, or one that streamed where this one does not, is no history.
+ */
+function serverKey(s: CapacityArchive['serveur']): string | null {
+  if (!s) return null;
+  return [s.adresse, s.protocole, s.envoi ?? 'phrase', s.debit_texte_cps ?? 'all'].join('|');
+}
+
+function planServerKey(plan: CapacityPlan): string | null {
+  const sv = plan.server;
+  if (!sv) return null;
+  const d = sv.handle.description;
+  return [d.address, d.protocol, sv.stream ? 'flux' : 'phrase', sv.stream?.textRateCps ?? 'all'].join('|');
+}
+
+/**
+ * The same workload: machine, session profile, server, text, voices, arrivals, schedule, first-audio bound. A
+ * `--session libpiper` run beside a default one measures the profile, not the machine's drift between runs.
+ */
+export function sameWorkload(a: CapacityArchive, plan: CapacityPlan): boolean {
   const voices = new Map(plan.voices.map((v) => [v.name, v.sha256]));
   return (
+    // Archives from before the profile was recorded ran libpiper's settings.
+    (a.protocole.profil_session ?? 'libpiper') === plan.session &&
+    serverKey(a.serveur) === planServerKey(plan) &&
     machineFingerprint(a.machine_detail) === machineFingerprint(plan.machine) &&
     a.protocole.texte.sha256 === plan.text.sha256 &&
     a.protocole.arrivees === plan.arrivals &&

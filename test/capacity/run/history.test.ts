@@ -24,6 +24,8 @@ const planOf = (a: CapacityArchive, outDir: string): CapacityPlan =>
     arrivals: a.protocole.arrivees,
     schedule: a.protocole.ordre_file,
     firstAudioMs: a.protocole.premier_son_max_ms,
+    session: a.protocole.profil_session ?? 'libpiper',
+    server: null,
   }) as unknown as CapacityPlan;
 
 describe('earlier runs of the same workload (the out-dir as history)', () => {
@@ -34,6 +36,24 @@ describe('earlier runs of the same workload (the out-dir as history)', () => {
     writeFileSync(path.join(dir, 'capacity-20261201-000000.json'), JSON.stringify(archive));
     const other = { ...archive, machine_detail: { ...archive.machine_detail, cpu: 'another cpu' } };
     writeFileSync(path.join(dir, 'capacity-20261201-000001.json'), JSON.stringify(other));
+    // Another session profile measures the profile, not the machine's drift; a server's run is another workload.
+    const profile = archive.protocole.profil_session === 'libpiper' ? 'piper-tts' : 'libpiper';
+    const otherProfile = { ...archive, protocole: { ...archive.protocole, profil_session: profile } };
+    writeFileSync(path.join(dir, 'capacity-20261201-000004.json'), JSON.stringify(otherProfile));
+    const served = {
+      ...archive,
+      serveur: {
+        adresse: 'tcp://127.0.0.1:10200',
+        protocole: 'wyoming',
+        point: null,
+        flux_texte: false,
+        dit: 'x',
+        voix: [],
+        format_audio: null,
+        repond_apres: true,
+      },
+    };
+    writeFileSync(path.join(dir, 'capacity-20261201-000005.json'), JSON.stringify(served));
     writeFileSync(path.join(dir, 'capacity-20261201-000002.json'), '{ not json');
     writeFileSync(path.join(dir, 'piper-parallel-20261201-000003.json'), JSON.stringify(archive));
     const h = await readHistory(planOf(archive, dir));
