@@ -50,7 +50,7 @@ export const FLAGS = {
   ),
   schedule: text('fifo|deadline', "the queue's order (default deadline: the sentence due soonest first)"),
   'first-audio-ms': text('MS', 'the bound of the second answer: first audio p95 within it (default 500)'),
-  'max-streams': text('N', "the sweep's ceiling (default 32)"),
+  'max-streams': text('N', "the sweep's ceiling (default: half again above each voice's calibrated speed, at most 96)"),
   warmup: text(
     'N',
     "untimed warm-up passes each time an arm's streams start, in every round (default 1): the longest sentence with one thread, every sentence with more",

@@ -49,6 +49,8 @@ export interface SweepCase {
   arrivals?: ArrivalPattern;
   firstAudioMs?: number;
   maxStreams?: number;
+  /** No --max-streams: each voice's ceiling from its calibration, under maxStreams (default: --max-streams given). */
+  calibratedCeiling?: boolean;
   rounds?: number;
   prebuffersMs?: number[];
   maxMinutes?: number;
@@ -100,6 +102,7 @@ export async function sweepOn(c: SweepCase): Promise<SweepOutcome> {
     session: 'libpiper',
     firstAudioMs: c.firstAudioMs ?? 500,
     maxStreams: c.maxStreams ?? 32,
+    maxStreamsAsked: c.calibratedCeiling !== true,
     rounds: c.rounds ?? 3,
     prebuffersMs: c.prebuffersMs ?? [0, 250, 500],
     maxMinutes: c.maxMinutes ?? 60,

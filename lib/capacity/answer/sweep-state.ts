@@ -9,6 +9,8 @@ export interface Sweep {
   search: CapacitySearch;
   /** The most listeners memory allows for this layout (null: unknown, not bounded). */
   memoryCap: number | null;
+  /** The sweep's ceiling before memory: --max-streams, or (not given) half again above the calibrated speed. */
+  ceiling: { streams: number; asked: boolean };
   /** Why a trial broke (a worker died, a timeout), ending this layout's sweep. */
   error?: string;
   /** Why its edges still lack trials at the end: no room left in --max-minutes, or the rounds ran out. */

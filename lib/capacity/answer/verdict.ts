@@ -56,13 +56,20 @@ export function firstAudioEvidence(e: Evidence, limitMs: number): string {
 }
 
 /** The K above (a), in words: how many of its trials failed, or why the sweep stopped. */
-function beyondA(s: Sweep, a: number, proofs: Evidence[], borne: CapacityEntry['borne'], maxStreams: number): string {
+/** "--max-streams 16 reached", or the calibrated ceiling's own words. */
+function ceilingWords(s: Sweep): string {
+  return s.ceiling.asked
+    ? `--max-streams ${s.ceiling.streams} reached`
+    : `the sweep's ceiling ${s.ceiling.streams} reached (half again above the calibrated speed; --max-streams sets it)`;
+}
+
+function beyondA(s: Sweep, a: number, proofs: Evidence[], borne: CapacityEntry['borne']): string {
   const next = proofs.find((p) => p.flux === a + 1);
   if (borne === 'erreur') return `the sweep broke: ${s.error}`;
   if (borne === 'controles')
     return `at ${a + 1}, a control failed in every try (${s.givenUp.find((g) => g.k === a + 1)?.why}), so it was not counted`;
   if (borne === 'memoire') return `memory holds no more workers (${s.memoryCap})`;
-  if (borne === 'flux_max') return `--max-streams ${maxStreams} reached`;
+  if (borne === 'flux_max') return ceilingWords(s);
   if (!next) return 'nothing above it was tried';
   const gaps = next.essais - next.essais_tenus - next.essais_en_retard;
   if (next.essais_en_retard === 0) return `at ${a + 1}, gaps in ${gaps} of ${plural(next.essais, 'trial')}`;
@@ -124,12 +131,13 @@ const x2 = (v: number): string => `x${v.toFixed(1)}`;
 const pct = (v: number): string => `${Math.round(v * 100)}%`;
 
 /** What limits the answer, from the sweep. */
-function borneOf(s: Sweep, maxStreams: number): CapacityEntry['borne'] {
+function borneOf(s: Sweep): CapacityEntry['borne'] {
   const above = s.search.failedAbove();
   if (s.error) return 'erreur';
   if (s.givenUp.some((g) => g.k === above && g.purpose === 'sans_trou')) return 'controles';
   if (above !== undefined) return 'cpu';
-  return s.search.cap < maxStreams && s.memoryCap !== null && s.memoryCap < maxStreams ? 'memoire' : 'flux_max';
+  const ceiling = s.ceiling.streams;
+  return s.search.cap < ceiling && s.memoryCap !== null && s.memoryCap < ceiling ? 'memoire' : 'flux_max';
 }
 
 /** The live figures of an entry: S at the edge, the answer it confirms, the headroom, the prediction. */
@@ -228,7 +236,7 @@ export function capacityEntry(s: Sweep, trials: TrialRecord[], x: EntryContext):
   // trials at that heavier load are what shows no gap at the answer (a lighter K may not have been tried).
   const atA = proofs.find((p) => p.flux === held);
   const atB = proofs.find((p) => p.flux === b);
-  const borne = borneOf(s, x.maxStreams);
+  const borne = borneOf(s);
   const buffers = x.prebuffersMs.map((ms) => {
     const r = heldAtBuffer(mine, ms);
     return { tampon_ms: ms, flux_max_sans_trou: liveAnswer(r.held, f.speed), au_moins: r.atLeast };
@@ -241,7 +249,7 @@ export function capacityEntry(s: Sweep, trials: TrialRecord[], x: EntryContext):
     f.forecast && short === 0 ? `; a rerun may answer ${f.forecast[0]} to ${f.forecast[1]} (95%${between})` : '';
   const evidence = atA && held > 0 ? ` Evidence at ${held}: ${gapEvidence(atA)}.` : '';
   const phrase =
-    `${x.voiceLabel}, ${s.name}: ${liveSentence(f, proofs, short)}${rerun}; ${beyondA(s, held, proofs, borne, x.maxStreams)}` +
+    `${x.voiceLabel}, ${s.name}: ${liveSentence(f, proofs, short)}${rerun}; ${beyondA(s, held, proofs, borne)}` +
     `${disagree ? ` (${disagree})` : ''}.${evidence}${shortWords} By pre-buffer: ${bufferWords(buffers)}. ` +
     `Within ${x.limitMs} ms of first audio: ${answerB(s, { a, b }, proofs, x)}.`;
   return {
@@ -277,6 +285,7 @@ export function capacityEntry(s: Sweep, trials: TrialRecord[], x: EntryContext):
       ? Math.max(0, ...mine.filter((t) => t.flux === held + 1 && t.controle_tenu).map((t) => t.trous))
       : null,
     borne,
+    plafond: s.ceiling.streams,
     prediction: s.search.predicted,
     prediction_dans_la_borne: s.search.inBoundImpossible ? 0 : s.search.predictedInBound,
     controle_tenu: s.givenUp.length === 0 && s.error === undefined,
@@ -299,7 +308,7 @@ export function voiceVerdict(
     flux_max_sans_trou: 0,
   }) as CapacityEntry;
   const b = [...entries].sort((p, q) => q.flux_max_dans_la_borne - p.flux_max_dans_la_borne)[0] as CapacityEntry;
-  const capped = top.borne === 'flux_max' ? ' (the --max-streams cap: it may serve more)' : '';
+  const capped = top.borne === 'flux_max' ? " (the sweep's ceiling: it may serve more)" : '';
   const forecast = (e: CapacityEntry): string => (e.prevision ? ` [rerun ${e.prevision[0]}-${e.prevision[1]}]` : '');
   const heldMost = Math.max(...entries.map((e) => e.flux_tenu_essais));
   const anyHeld = entries.some((e) => e.preuves.some((p) => p.essais_tenus > 0 && p.essais_entiers > 0));

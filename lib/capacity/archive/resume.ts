@@ -21,6 +21,8 @@ export const CapacityHeaderSchema = z.object({
   schedule: z.enum(['fifo', 'deadline']),
   firstAudioMs: z.number().positive(),
   maxStreams: z.number().int().positive(),
+  /** --max-streams was given (absent: older partial files, whose ceiling was always kept). */
+  maxStreamsAsked: z.boolean().optional(),
   rounds: z.number().int().positive(),
   prebuffersMs: z.array(z.number().int().nonnegative()),
   maxMinutes: z.number().positive(),

@@ -213,6 +213,8 @@ export const CapacityEntrySchema = z.object({
   trous_au_dela: count.nullable(),
   /** What stopped (a): gaps (cpu), the memory bound, --max-streams, a broken trial, or controls that kept failing. */
   borne: z.enum(['cpu', 'memoire', 'flux_max', 'erreur', 'controles']),
+  /** The sweep's ceiling for this voice (flux_max's cap): --max-streams, or from its calibration (absent: older archives). */
+  plafond: count.optional(),
   /** K predicted from the voice's single-stream speed before any trial: (a), then (b). */
   prediction: count,
   prediction_dans_la_borne: count,
@@ -281,7 +283,9 @@ export const CapacityArchiveSchema = z.object({
     arrivees: z.enum(['together', 'staggered', 'poisson']),
     ordre_file: z.enum(['fifo', 'deadline']),
     premier_son_max_ms: z.number().positive(),
+    /** --max-streams; with none given (flux_max_demande false), the limit of each voice's calibrated ceiling. */
     flux_max: z.number().int().positive(),
+    flux_max_demande: z.boolean().optional(),
     manches: z.number().int().positive(),
     /** The pre-buffers each answer is replayed at (ms), and the shortest gap counted as heard (ms). */
     tampons_ms: z.array(z.number().nonnegative()),

@@ -32,11 +32,17 @@ import {
   type ServerHandle,
 } from './server.js';
 
+/** With no --max-streams, no voice's ceiling passes this (about 25 GiB of workers at 250 MiB each; memory caps it first). */
+export const MAX_STREAMS_LIMIT = 96;
+
 export interface CapacityPlan {
   arrivals: ArrivalPattern;
   schedule: QueuePolicy;
   firstAudioMs: number;
+  /** The sweep's ceiling: --max-streams, or MAX_STREAMS_LIMIT with each voice's own ceiling from its calibration. */
   maxStreams: number;
+  /** --max-streams was given: every voice's ceiling is it; otherwise each voice's comes from its calibration. */
+  maxStreamsAsked: boolean;
   rounds: number;
   /** Pre-buffers each answer is replayed at, ms, ascending, 0 first. */
   prebuffersMs: number[];
@@ -116,7 +122,7 @@ export async function planCapacity(o: CapacityOptions): Promise<CapacityPlan> {
       'USAGE',
       `--first-audio-ms must be a number of ms above 0, got ${firstAudioMs}; e.g. --first-audio-ms 500`,
     );
-  const maxStreams = whole(o.maxStreams, '--max-streams', 1, 32, '16');
+  const maxStreams = whole(o.maxStreams, '--max-streams', 1, MAX_STREAMS_LIMIT, '16');
   const rounds = whole(o.rounds, '--rounds', 1, DEFAULT_ROUNDS, '3');
   if (o.sessions !== undefined)
     throw new PiperParallelError(
@@ -173,6 +179,7 @@ export async function planCapacity(o: CapacityOptions): Promise<CapacityPlan> {
     schedule,
     firstAudioMs,
     maxStreams,
+    maxStreamsAsked: o.maxStreams !== undefined,
     rounds,
     prebuffersMs,
     maxMinutes,

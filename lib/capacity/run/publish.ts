@@ -208,6 +208,7 @@ export function capacityArchive(
       ordre_file: plan.schedule,
       premier_son_max_ms: plan.firstAudioMs,
       flux_max: plan.maxStreams,
+      flux_max_demande: plan.maxStreamsAsked,
       manches: plan.rounds,
       tampons_ms: [...plan.prebuffersMs],
       tolerance_trou_ms: GAP_TOLERANCE_MS,

@@ -82,7 +82,8 @@ function resumedOptions(o: CapacityOptions, h: CapacityHeader, file: string): Ca
     arrivals: h.arrivals,
     schedule: h.schedule,
     firstAudioMs: h.firstAudioMs,
-    maxStreams: h.maxStreams,
+    // A ceiling from the calibration is the calibration's again; one asked for is kept.
+    maxStreams: h.maxStreamsAsked === false ? undefined : h.maxStreams,
     rounds: h.rounds,
     prebuffersMs: h.prebuffersMs,
     maxMinutes: h.maxMinutes,
@@ -132,6 +133,7 @@ export async function runCapacity(options: CapacityOptions = {}): Promise<Capaci
     schedule: plan.schedule,
     firstAudioMs: plan.firstAudioMs,
     maxStreams: plan.maxStreams,
+    maxStreamsAsked: plan.maxStreamsAsked,
     rounds: plan.rounds,
     prebuffersMs: plan.prebuffersMs,
     maxMinutes: plan.maxMinutes,

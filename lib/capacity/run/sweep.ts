@@ -6,6 +6,7 @@
  * workers; a trial whose control failed is run again, up to twice, before its K is given up.
  */
 import { roundOrder } from '../../core/schedule.js';
+import { SERVER_VOICE } from './server.js';
 import { predictStreams, type Calibration } from './calibrate.js';
 import { layoutName } from '../trial/layouts.js';
 import { layoutsFor, type CapacityPlan } from './plan.js';
@@ -26,10 +27,26 @@ const MAX_SEARCH_STEPS = 40;
 /** More rounds than planned, at most, when edges keep moving. */
 export const EXTRA_ROUNDS = 3;
 
-/** One search per voice and layout, capped by --max-streams and by memory. */
+/** With no --max-streams, a server's ceiling: its own speed under load cannot be read from one connection. */
+export const SERVER_CEILING = 32;
+
+/**
+ * A voice's ceiling with no --max-streams: half again above what its fastest layout should carry (one worker's
+ * speed alone times the cores), so a default run does not stop at its own cap on a fast machine; never past
+ * --max-streams's limit. Memory caps each layout below it.
+ */
+export function calibratedCeiling(c: Calibration, cores: number, server: boolean, limit: number): number {
+  if (server) return Math.min(limit, SERVER_CEILING);
+  return Math.min(limit, Math.max(4, Math.ceil(1.5 * c.speed * cores) + 2));
+}
+
+/** One search per voice and layout, capped by the ceiling (--max-streams, or the calibration's) and by memory. */
 export function planSweeps(plan: CapacityPlan, calibrations: Map<string, Calibration>): Sweep[] {
   return plan.voices.flatMap((v) => {
     const c = calibrations.get(v.name) as Calibration;
+    const streams = plan.maxStreamsAsked
+      ? plan.maxStreams
+      : calibratedCeiling(c, plan.cores.length, v.name === SERVER_VOICE, plan.maxStreams);
     return layoutsFor(plan, v.name).map((layout) => {
       const memoryCap =
         c.memoryWorkers === null
@@ -37,9 +54,9 @@ export function planSweeps(plan: CapacityPlan, calibrations: Map<string, Calibra
           : layout.workers === 'K'
             ? c.memoryWorkers
             : c.memoryWorkers >= layout.workers
-              ? plan.maxStreams
+              ? streams
               : 0;
-      const cap = Math.min(plan.maxStreams, memoryCap ?? plan.maxStreams);
+      const cap = Math.min(streams, memoryCap ?? streams);
       const p = predictStreams(layout, c, plan.cores.length, plan.firstAudioMs);
       return {
         voice: v.name,
@@ -52,6 +69,7 @@ export function planSweeps(plan: CapacityPlan, calibrations: Map<string, Calibra
           inBoundImpossible: p.inBoundImpossible,
         }),
         memoryCap,
+        ceiling: { streams, asked: plan.maxStreamsAsked },
         givenUp: [],
       };
     });

@@ -132,6 +132,7 @@ describe('a layout that cannot be the best stops between rounds', () => {
       name,
       search,
       memoryCap: null,
+      ceiling: { streams: 32, asked: true },
       givenUp: [],
     };
   };

@@ -9,7 +9,8 @@ import { VirtualTimers } from '../../../lib/capacity/trial/timers.js';
 import type { VoiceInfo } from '../../../lib/voice/load.js';
 import { FakeMachine } from '../fake-machine.js';
 import { lateTimers, sweepOn } from '../sweep-harness.js';
-import { outcomeOf } from '../../../lib/capacity/run/sweep.js';
+import { calibratedCeiling, outcomeOf } from '../../../lib/capacity/run/sweep.js';
+import type { Calibration } from '../../../lib/capacity/run/calibrate.js';
 import type { TrialRecord } from '../../../lib/capacity/archive/schema.js';
 import { procCpuSampler } from '../../../lib/measure/system-cpu.js';
 
@@ -347,6 +348,26 @@ describe('the capacity sweep finds the capacity worked out by hand (fake machine
     }
     assert.ok(archive.essais.every((t) => t.controle_tenu));
     assert.equal(archive.controle_tenu, true);
+  });
+});
+
+describe("the sweep's ceiling", () => {
+  it('with no --max-streams, half again above the calibrated speed: a machine that serves 40 is measured at 40', async () => {
+    // One worker alone at x20 on 2 cores: 40 listeners of 1 s sentences at x1 each. The ceiling: ceil(1.5 x 20 x 2)
+    // + 2 = 62. A ceiling of 32 (the old default) stops there and says it may serve more.
+    const machine = { cores: 2, speed: 20, audioSeconds: oneSecond };
+    const capped = await sweepOn({ machine, layouts: [own], maxStreams: 32 });
+    const c = capped.archive.capacite[0] as CapacityEntry;
+    assert.deepEqual([c.flux_max_sans_trou, c.borne], [32, 'flux_max']);
+    assert.match(c.phrase, /--max-streams 32 reached/);
+    const { archive, sweeps } = await sweepOn({ machine, layouts: [own], maxStreams: 96, calibratedCeiling: true });
+    assert.deepEqual(sweeps[0]?.ceiling, { streams: 62, asked: false });
+    const e = archive.capacite[0] as CapacityEntry;
+    assert.deepEqual([e.flux_max_sans_trou, e.borne], [40, 'cpu']);
+    // Never past the limit, a server's own ceiling fixed: its speed under load is not one connection's.
+    assert.equal(calibratedCeiling({ speed: 40 } as Calibration, 4, false, 96), 96);
+    assert.equal(calibratedCeiling({ speed: 0.5 } as Calibration, 2, false, 96), 4);
+    assert.equal(calibratedCeiling({ speed: 40 } as Calibration, 2, true, 96), 32);
   });
 });
 
