@@ -97,7 +97,7 @@ describe('piper-parallel capacity, end to end on a synthetic voice', () => {
     );
     assert.match(
       r.stderr,
-      /^synthetic-siwis-medium: no number to plan on: not measured enough \(.* needs 1 more round holding 2; --max-minutes or --rounds give them\) \(piper-tts, 2-sentence replies, SYNTHETIC stand-in\)$/m,
+      /^synthetic-siwis-medium: no number to plan on: not measured enough \(.* needs 1 more round holding 2; --max-minutes or --rounds give them\) \(piper-tts, 2-sentence replies, SYNTHETIC\)$/m,
     );
     assert.match(r.stderr, /^Drift: /m);
     assert.ok(archive.essais.every((t) => t.controles.map((x) => x.name).join() === 'arrivals,memory,outside_load'));
@@ -113,7 +113,7 @@ describe('piper-parallel capacity, end to end on a synthetic voice', () => {
     assert.match(r.stderr, /^trial 1 \(round 1\): synthetic-siwis-medium, .*, K=\d+ (whole|first audio): /m);
     assert.match(
       r.stderr,
-      /^ {2}synthetic-siwis-medium on this machine \(piper-tts, 2-sentence replies, SYNTHETIC stand-in\): no answer measured enough to publish \(each layout says what it lacks\); .*(best|not told apart|only)/m,
+      /^ {2}synthetic-siwis-medium on this machine \(piper-tts, 2-sentence replies, SYNTHETIC\): no answer measured enough to publish \(each layout says what it lacks\); .*(best|not told apart|only)/m,
     );
     const files = readdirSync(out);
     const html = readFileSync(path.join(out, files.find((f) => f.endsWith('.html')) ?? ''), 'utf8');

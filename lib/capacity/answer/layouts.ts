@@ -49,6 +49,19 @@ const show = (p: LayoutPair): string =>
     ? `${p.a} and ${p.b}: no common round`
     : `${p.a} ${signedPercent(p.ratio)} ${p.interval ? `[${signedPercent(p.interval[0])}, ${signedPercent(p.interval[1])}]` : '[no interval]'} over ${p.b}`;
 
+/**
+ * The layouts a voice's best may be: the one named best, or the leader by S with every layout not told apart from it
+ * (an open pair, or one with too few paired rounds), leader first. Planning on the highest of their noisy bounds
+ * would pick the luckiest; plan-on.ts takes the least of theirs.
+ */
+export function contenders(b: BestLayout): string[] {
+  if (b.best !== null) return [b.best];
+  const leader = b.pairs[0]?.a;
+  if (leader === undefined) return [];
+  const open = b.pairs.filter((p) => p.rounds < MIN_PAIRED_ROUNDS || p.interval === null || p.interval[0] <= 1);
+  return [leader, ...open.map((p) => p.b)];
+}
+
 export function bestLayout(layouts: readonly LayoutSpeeds[]): BestLayout {
   const measured = layouts.filter((l) => l.byRound.size > 0).sort((x, y) => mean(y.byRound) - mean(x.byRound));
   const top = measured[0];

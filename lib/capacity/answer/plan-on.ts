@@ -43,7 +43,7 @@ function noPlan(voiceLabel: string, entries: readonly CapacityEntry[]): string {
 
 /**
  * What a voice's number depends on most, said with it: the session profile its workers ran (a server's own when
- * null), the reply, and a synthetic stand-in as such ("piper-tts, 2-sentence replies, SYNTHETIC stand-in").
+ * null), the reply, and a synthetic stand-in as such ("piper-tts, 2-sentence replies, SYNTHETIC").
  */
 export interface PlanConditions {
   session: string | null;
@@ -55,16 +55,17 @@ export function conditionWords(c: PlanConditions): string {
   return [
     ...(c.session ? [c.session] : []),
     `${c.sentences}-sentence ${c.sentences === 1 ? 'reply' : 'replies'}`,
-    ...(c.synthetic ? ['SYNTHETIC stand-in'] : []),
+    ...(c.synthetic ? ['SYNTHETIC'] : []),
   ].join(', ');
 }
 
-/** "synthetic-siwis-medium: plan on 8 live listeners with one process per stream x 1 thread, free (piper-tts, 2-sentence replies, SYNTHETIC stand-in)". */
+/** "synthetic-siwis-medium: plan on 8 live listeners with one process per stream x 1 thread, free (piper-tts, 2-sentence replies, SYNTHETIC)". */
 export function planOn(
   voice: string,
   voiceLabel: string,
   entries: readonly CapacityEntry[],
   conditions?: PlanConditions,
+  contenders?: readonly string[],
 ): PlanOn {
   const words = conditions ? conditionWords(conditions) : '';
   const said = words ? ` (${words})` : '';
@@ -72,12 +73,20 @@ export function planOn(
   const yours = conditions?.synthetic ? "; a stand-in's figure: put your voice in voices/" : '';
   const within = `${words ? `; ${words}` : ''}${yours}`;
   const ok = entries.filter(published);
-  const best = [...ok].sort(
+  // The layouts the best may be, by live speed (contenders), published; the least of their low ends is planned on,
+  // so picking the luckiest of several noisy bounds is no plan. Without them (no speeds given): every published one.
+  const among = contenders ? ok.filter((e) => contenders.includes(e.disposition)) : [];
+  // None of them published: the least of every published layout's, as conservative.
+  const pool = among.length > 0 ? among : ok;
+  const chosen = [...pool].sort(
     (a, b) =>
-      (b.prevision as [number, number])[0] - (a.prevision as [number, number])[0] ||
-      b.flux_max_sans_trou - a.flux_max_sans_trou ||
-      (b.debit_vivant ?? 0) - (a.debit_vivant ?? 0),
-  )[0];
+      (a.prevision as [number, number])[0] - (b.prevision as [number, number])[0] ||
+      a.flux_max_sans_trou - b.flux_max_sans_trou,
+  );
+  const best = chosen[0];
+  const others = among.length > 1 ? among.length - 1 : 0;
+  const or = others > 0 ? ` or ${plural(others, 'other')}` : '';
+  const apart = others > 0 ? '; not told apart by live speed: the least of their low ends' : '';
   if (!best)
     return {
       voix: voice,
@@ -92,12 +101,12 @@ export function planOn(
   const range = `this run: ${best.flux_max_sans_trou}; a rerun may answer ${low} to ${high}`;
   const head =
     low >= 1
-      ? `${voiceLabel}: plan on ${plural(low, 'live listener')} with ${best.disposition}`
-      : `${voiceLabel}: no number to plan on: with ${best.disposition}, a rerun may not serve even one`;
+      ? `${voiceLabel}: plan on ${plural(low, 'live listener')} with ${best.disposition}${or}`
+      : `${voiceLabel}: no number to plan on: with ${best.disposition}${or}, a rerun may not serve even one`;
   const line = `${head}${said}`;
   const phrase =
     low >= 1
-      ? `${head} (${range}${within})`
+      ? `${head} (${range}${apart}${within})`
       : `${voiceLabel}: no number to plan on: ${best.disposition} served ${best.flux_max_sans_trou} here, ` +
         `but a rerun may not serve even one (${range}${within})`;
   return {

@@ -19,6 +19,7 @@ import type { Sweep } from './sweep.js';
 import { capacityEntry, voiceVerdict } from '../answer/verdict.js';
 import { percentUp, rateUpperBound } from '../answer/evidence.js';
 import { DEFAULT_DRIFT_SD, edgeTrials, roundLogSpeeds } from '../answer/live.js';
+import { bestLayout, contenders, type LayoutSpeeds } from '../answer/layouts.js';
 import { GAP_TOLERANCE_MS } from '../trial/playback.js';
 import { maxOf } from '../../core/extremes.js';
 import { driftOf, driftPoints } from '../answer/drift.js';
@@ -150,12 +151,26 @@ export function capacityArchive(
     sentences: calibrations.get(v.name)?.audioSeconds.length ?? plan.text.lines.length,
     synthetic: v.synthetic,
   });
+  // Each layout's S by round at its own edge: what the best layout, and the layouts not told apart from it, rest on.
+  const speedsOf = (voice: string): LayoutSpeeds[] =>
+    capacite
+      .filter((e) => e.voix === voice)
+      .map((e) => ({
+        layout: e.disposition,
+        byRound: roundLogSpeeds(
+          edgeTrials(
+            trials.filter((t) => t.voix === e.voix && t.disposition === e.disposition),
+            e.flux_tenu_essais,
+          ),
+        ),
+      }));
   const plans = plan.voices.map((v) =>
     planOn(
       v.name,
       label(v.name),
       capacite.filter((e) => e.voix === v.name),
       conditions(v),
+      contenders(bestLayout(speedsOf(v.name))),
     ),
   );
   const steal = stealByRound(trials);
@@ -163,15 +178,7 @@ export function capacityArchive(
   const phrases = plan.voices.map((v) => {
     const entries = capacite.filter((e) => e.voix === v.name);
     const c = calibrations.get(v.name) as Calibration;
-    const speeds = entries.map((e) => ({
-      layout: e.disposition,
-      byRound: roundLogSpeeds(
-        edgeTrials(
-          trials.filter((t) => t.voix === e.voix && t.disposition === e.disposition),
-          e.flux_tenu_essais,
-        ),
-      ),
-    }));
+    const speeds = speedsOf(v.name);
     return voiceVerdict(label(v.name), entries, {
       conditions: conditionWords(conditions(v)),
       limitMs: plan.firstAudioMs,

@@ -8,7 +8,10 @@
 import { Prng } from '../../../lib/core/prng.js';
 import { CapacitySearch } from '../../../lib/capacity/answer/search.js';
 import { driftOf, type DriftPoint } from '../../../lib/capacity/answer/drift.js';
-import { edgeSpeed, liveAnswer, prediction, speedEstimate } from '../../../lib/capacity/answer/live.js';
+import { edgeSpeed, liveAnswer, prediction, roundLogSpeeds, speedEstimate } from '../../../lib/capacity/answer/live.js';
+import { bestLayout, contenders } from '../../../lib/capacity/answer/layouts.js';
+import { planOn } from '../../../lib/capacity/answer/plan-on.js';
+import type { CapacityEntry } from '../../../lib/capacity/archive/schema.js';
 import type { TrialRecord } from '../../../lib/capacity/archive/schema.js';
 import { MIN_ROUNDS } from '../../../lib/capacity/answer/verdict.js';
 import { stdev } from '../../../lib/measure/stats.js';
@@ -68,6 +71,8 @@ interface SimRun {
   seen: boolean;
   /** Answers resting on fewer than 3 rounds at their K or above. */
   thin: number;
+  /** Per layout, its S by round at its edge (mean log), as the best layout is chosen from. */
+  byRound: Array<Map<number, number>>;
 }
 
 /** One run: 3 rounds, layouts in a new random order each round, one time unit per trial. */
@@ -132,7 +137,7 @@ export function simulateRun(p: Prng, m: SimMachine, v: SimVariant, phase: 'run' 
     steal: null,
   }));
   const drift = driftOf(points);
-  const out: SimRun = { answers: [], predictions: [], speedCovered: [], seen: drift.seen, thin: 0 };
+  const out: SimRun = { answers: [], predictions: [], speedCovered: [], seen: drift.seen, thin: 0, byRound: [] };
   searches.forEach((search, i) => {
     const held = search.held();
     const mine = trials.filter((x) => x.layout === i && (x.k === held || x.k === held + 1));
@@ -164,6 +169,7 @@ export function simulateRun(p: Prng, m: SimMachine, v: SimVariant, phase: 'run' 
     const support = new Set(trials.filter((x) => x.layout === i && x.k >= held && x.s >= x.k).map((x) => x.round));
     if (held > 0 && support.size < MIN_ROUNDS) out.thin += 1;
     out.answers.push(answer);
+    out.byRound.push(roundLogSpeeds(records));
     out.predictions.push(
       prediction({
         answer,
@@ -243,4 +249,60 @@ export function wilson(share: number, n: number, z = 1.959964): [number, number]
   const centre = (share + (z * z) / (2 * n)) / (1 + (z * z) / n);
   const half = (z / (1 + (z * z) / n)) * Math.sqrt((share * (1 - share)) / n + (z * z) / (4 * n * n));
   return [centre - half, centre + half];
+}
+
+/**
+ * The number to plan on, chosen among a run's layouts: the run's rule (planOn over the layouts not told apart by live
+ * speed, the least of their low ends), or the broken one (the highest low end of every layout: the luckiest of
+ * several noisy bounds). Safe when a rerun of that layout answers at least the number.
+ */
+export function simulatePlanning(
+  seed: number,
+  m: SimMachine,
+  runs: number,
+): { safe: number; brokenSafe: number; plans: number; meanPlan: number; brokenMeanPlan: number } {
+  const p = new Prng(seed);
+  const v: SimVariant = { foldDrift: true };
+  let plans = 0;
+  let safe = 0;
+  let brokenSafe = 0;
+  let sum = 0;
+  let brokenSum = 0;
+  for (let r = 0; r < runs; r += 1) {
+    const a = simulateRun(p, m, v, 'run');
+    const b = simulateRun(p, m, v, 'rerun');
+    const name = (i: number): string => `layout ${i}`;
+    const entries = a.predictions.flatMap((pr, i) =>
+      pr
+        ? [
+            {
+              disposition: name(i),
+              prevision: pr,
+              essais_manquants: 0,
+              flux_max_sans_trou: a.answers[i] as number,
+              preuves: [],
+            } as unknown as CapacityEntry,
+          ]
+        : [],
+    );
+    if (entries.length === 0) continue;
+    const best = bestLayout(a.byRound.map((byRound, i) => ({ layout: name(i), byRound })));
+    const plan = planOn('v', 'v', entries, undefined, contenders(best));
+    const greedy = [...entries].sort((x, y) => (y.prevision as number[])[0]! - (x.prevision as number[])[0]!)[0]!;
+    const rerunOf = (layout: string | null): number => b.answers[Number((layout ?? '').split(' ')[1])] as number;
+    const planned = plan.prevision?.[0] ?? 0;
+    const greedyPlan = (greedy.prevision as [number, number])[0];
+    plans += 1;
+    sum += planned;
+    brokenSum += greedyPlan;
+    if (rerunOf(plan.disposition) >= planned) safe += 1;
+    if (rerunOf(greedy.disposition) >= greedyPlan) brokenSafe += 1;
+  }
+  return {
+    safe: safe / plans,
+    brokenSafe: brokenSafe / plans,
+    plans,
+    meanPlan: sum / plans,
+    brokenMeanPlan: brokenSum / plans,
+  };
 }

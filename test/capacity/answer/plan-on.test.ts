@@ -24,12 +24,12 @@ const entry = (disposition: string, a: number, prevision: [number, number] | nul
   }) as unknown as CapacityEntry;
 
 describe('the line a deployer reads first', () => {
-  it('plans on the highest low end of a rerun, with its layout, this run and the range, under 160 characters', () => {
-    const p = planOn('v', 'synthetic-siwis-medium', [
-      entry('one process per stream x 1 thread, free', 10, [8, 12]),
-      entry('pool of 2 processes x 1 thread, free', 11, [7, 15]),
-      entry('one process per stream x 1 thread, pinned', 12, [9, 13], { essais_manquants: 1 }),
-    ]);
+  it('plans on the low end of a rerun of the layout it names, with this run and the range, under 160 characters', () => {
+    const free = entry('one process per stream x 1 thread, free', 10, [8, 12]);
+    const pool = entry('pool of 2 processes x 1 thread, free', 11, [7, 15]);
+    const short = entry('one process per stream x 1 thread, pinned', 12, [9, 13], { essais_manquants: 1 });
+    // Free named best by live speed; the unpublished one plans nothing.
+    const p = planOn('v', 'synthetic-siwis-medium', [free, pool, short], undefined, [free.disposition]);
     assert.equal(
       p.phrase,
       'synthetic-siwis-medium: plan on 8 live listeners with one process per stream x 1 thread, free (this run: 10; a rerun may answer 8 to 12)',
@@ -48,15 +48,17 @@ describe('the line a deployer reads first', () => {
       entry('one process per stream x 1 thread, pinned', 10, [8, 12]),
       entry('pool of 2 processes x 1 thread, free', 9, [7, 11]),
     ];
-    const p = planOn('v', 'synthetic-siwis-medium', layouts, { session: 'piper-tts', sentences: 2, synthetic: true });
+    const p = planOn('v', 'synthetic-siwis-medium', layouts, { session: 'piper-tts', sentences: 2, synthetic: true }, [
+      'one process per stream x 1 thread, pinned',
+    ]);
     assert.equal(
       p.ligne,
-      'synthetic-siwis-medium: plan on 8 live listeners with one process per stream x 1 thread, pinned (piper-tts, 2-sentence replies, SYNTHETIC stand-in)',
+      'synthetic-siwis-medium: plan on 8 live listeners with one process per stream x 1 thread, pinned (piper-tts, 2-sentence replies, SYNTHETIC)',
     );
     assert.ok(p.ligne.length < 160, String(p.ligne.length));
     assert.match(
       p.phrase,
-      /\(this run: 10; a rerun may answer 8 to 12; piper-tts, 2-sentence replies, SYNTHETIC stand-in; a stand-in's figure: put your voice in voices\/\)$/,
+      /\(this run: 10; a rerun may answer 8 to 12; piper-tts, 2-sentence replies, SYNTHETIC; a stand-in's figure: put your voice in voices\/\)$/,
     );
     // A real voice says no stand-in; a server runs its own session settings; a one-line reply is one sentence.
     const real = planOn('v', 'fr_FR-siwis-medium', layouts, { session: 'libpiper', sentences: 1, synthetic: false });
@@ -75,6 +77,33 @@ describe('the line a deployer reads first', () => {
       synthetic: false,
     });
     assert.match(none.ligne, /\(piper-tts, 2-sentence replies\)$/);
+  });
+
+  it('accounts for the choice: the least low end of the layouts not told apart, never the highest of several', () => {
+    const free = entry('one process per stream x 1 thread, free', 10, [8, 12]);
+    const pool = entry('pool of 2 processes x 1 thread, free', 11, [6, 15]);
+    const pinned = entry('one process per stream x 1 thread, pinned', 12, [9, 13]);
+    const all = [free, pool, pinned];
+    // With no speeds to tell them apart: the least of every published low end, 6 with the pool (the rule before
+    // 2026-12-04 took the highest, 9 with pinned: the luckiest of three noisy bounds).
+    assert.equal(planOn('v', 'v', all).flux, 6);
+    // Pinned named best by live speed: its own low end.
+    assert.deepEqual([planOn('v', 'v', all, undefined, [pinned.disposition]).flux], [9]);
+    // Pinned and the pool not told apart: the least of their low ends, 6, with the pool, said as one of two.
+    const p = planOn('v', 'v', all, undefined, [pinned.disposition, pool.disposition]);
+    assert.deepEqual([p.flux, p.disposition], [6, pool.disposition]);
+    assert.equal(p.ligne, 'v: plan on 6 live listeners with pool of 2 processes x 1 thread, free or 1 other');
+    assert.match(p.phrase, /not told apart by live speed: the least of their low ends/);
+    // The contenders not published (short of rounds): the least of every published layout's.
+    const short = { ...pinned, essais_manquants: 1 };
+    assert.equal(planOn('v', 'v', [free, pool, short], undefined, [short.disposition]).flux, 6);
+    // The longest line: two long names' worth, conditions and all, under 160 characters.
+    const long = planOn('v', 'synthetic-siwis-medium', all, { session: 'piper-tts', sentences: 2, synthetic: true }, [
+      pinned.disposition,
+      free.disposition,
+      pool.disposition,
+    ]);
+    assert.ok(long.ligne.length < 160, long.ligne);
   });
 
   it('names no number when nothing is measured enough, or a rerun may serve none, and never says 0 after a held trial', () => {
