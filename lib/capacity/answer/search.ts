@@ -43,6 +43,15 @@ export class CapacitySearch {
     this.inBoundImpossible = o.inBoundImpossible;
   }
 
+  /**
+   * A new round's turn: its first step down from a K that failed is again one below it. A later round finds the edge
+   * moved by one far more often than by half (the machine slowed a little): halving from the first failure there
+   * re-searched from K/2 up, five trials where one did.
+   */
+  newRound(): void {
+    this.downSteps = { a: 0, b: 0 };
+  }
+
   record(k: number, outcome: KOutcome, round?: number): void {
     this.trials.set(k, [...(this.trials.get(k) ?? []), round === undefined ? outcome : { ...outcome, round }]);
   }

@@ -134,6 +134,7 @@ async function search(turn: Turn, trials: TrialRecord[], pool: ServingPool): Pro
 async function runTurn(turn: Turn, trials: TrialRecord[]): Promise<void> {
   const { plan, s, round, ctx } = turn;
   const pool = poolFor(plan, s, ctx);
+  s.search.newRound();
   try {
     if (round > 1) {
       // Later rounds run each edge still short of rounds once: a second trial in the same turn, on the same

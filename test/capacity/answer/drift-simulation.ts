@@ -119,6 +119,7 @@ export function simulateRun(p: Prng, m: SimMachine, v: SimVariant, phase: 'run' 
     const order = Array.from({ length: n }, (_, i) => i).sort(() => p.next() - 0.5);
     for (const i of order) {
       const search = searches[i] as CapacitySearch;
+      search.newRound();
       // One pool of workers for the layout's turn: its trials share this draw.
       const turn = (m.turn ?? 0) * normal(p);
       if (round > 1)

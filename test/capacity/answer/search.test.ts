@@ -37,6 +37,26 @@ describe('the capacity search', () => {
     assert.deepEqual(walk(1, 32, { a: 0 }), { tried: ['1'], a: 0, b: 0, above: 1 });
   });
 
+  it('a later round whose machine slowed by one listener steps down once from the new failure, not from half of it', () => {
+    // Round 1 starts at 20 on a machine that serves 21: 20, 21 and 22 (failed). Round 2 the machine serves 19: 20 fails.
+    const s = new CapacitySearch({ predicted: 20, predictedInBound: 1, cap: 32, inBoundImpossible: true });
+    for (const [k, ok] of [
+      [20, true],
+      [21, true],
+      [22, false],
+    ] as const)
+      s.record(k, { gapFree: ok, inBound: false }, 1);
+    s.newRound();
+    s.record(20, { gapFree: false, inBound: false }, 2);
+    assert.deepEqual(s.next(), { k: 19, purpose: 'sans_trou' });
+    // Without the new round the first step down of round 1 is spent: it halves, to 10, and bisects back up.
+    const t = new CapacitySearch({ predicted: 20, predictedInBound: 1, cap: 32, inBoundImpossible: true });
+    t.record(20, { gapFree: false, inBound: false }, 1);
+    assert.equal(t.next()?.k, 19);
+    t.record(19, { gapFree: false, inBound: false }, 1);
+    assert.equal(t.next()?.k, 9);
+  });
+
   it('grows by half when it is too low, and stops at the cap', () => {
     assert.deepEqual(walk(2, 32, { a: 9 }), { tried: ['2', '3', '5', '8', '12', '10', '9'], a: 9, b: 0, above: 10 });
     assert.deepEqual(walk(4, 5, { a: 100 }), { tried: ['4', '5'], a: 5, b: 0, above: undefined });
