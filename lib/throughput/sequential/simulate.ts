@@ -7,7 +7,7 @@
 import { Prng } from '../../core/prng.js';
 import { lookRounds, questionLevel } from './design.js';
 import { anyOpen, finish, look, neededArms, presetQuestions, type Question } from './rule.js';
-import { pinningSay } from '../verdict/pair.js';
+import { pinningSay } from './pinning.js';
 
 /** Log-scale noise of one arm's figure in one round. */
 export interface NoiseModel {

@@ -3,7 +3,8 @@
  * answer on its family interval (the one its sentence quotes), in as few words as it can take.
  */
 import { signedPercent } from './labels.js';
-import { nonInferior, pinningSay, type Pair } from './pair.js';
+import { nonInferior, type Pair } from './pair.js';
+import { pinningSay } from '../sequential/pinning.js';
 
 /** The block says once that one worker serves the K in turn; its lines name the layout alone. */
 export const bare = (layout: string): string => layout.replace(/, serving the \d+ one after another$/, '');
