@@ -21,7 +21,7 @@ export const DEFAULT_DRIFT_SD = 0.05;
 /** The share of reruns whose answer the prediction is built to contain. */
 export const PREDICTION_COVERAGE = 0.95;
 /** The normal distribution's 0.975 quantile: PREDICTION_COVERAGE's two-sided quantile for the drift, assumed known. */
-const NORMAL_975 = 1.959964;
+export const NORMAL_975 = 1.959964;
 
 export interface SpeedEstimate {
   /** Independent values it rests on: rounds (edgeSpeed). */

@@ -15,6 +15,7 @@ import { heldAtBuffer } from './buffers.js';
 import { bestLayout, type LayoutSpeeds } from './layouts.js';
 import {
   DEFAULT_DRIFT_SD,
+  NORMAL_975,
   PREDICTION_COVERAGE,
   edgeSpeed,
   edgeTrials,
@@ -293,6 +294,26 @@ export function capacityEntry(s: Sweep, trials: TrialRecord[], x: EntryContext):
   };
 }
 
+/**
+ * What "a rerun may answer" assumes of the machine between runs, said: the drift between runs it allowed, as the
+ * share either way a rerun's speed may sit from this run's (95%), and whether it was measured or assumed.
+ */
+export function betweenRunsWords(entries: readonly CapacityEntry[]): string {
+  const sd = Math.max(DEFAULT_DRIFT_SD, ...entries.map((e) => e.derive_entre_runs).filter(Number.isFinite));
+  const runs = Math.max(0, ...entries.map((e) => e.derive_entre_runs_runs ?? 0));
+  const share = Math.round((Math.exp(NORMAL_975 * Math.SQRT2 * sd) - 1) * 100);
+  const measured = entries.some(
+    (e) =>
+      e.derive_entre_runs_mesuree !== undefined &&
+      e.derive_entre_runs_mesuree !== null &&
+      e.derive_entre_runs > DEFAULT_DRIFT_SD,
+  );
+  return measured
+    ? `Reruns: a rerun's speed within ${share}% of this run's either way, as ${plural(runs, 'earlier run')} here measured it.`
+    : `Reruns: a rerun's speed assumed within ${share}% of this run's either way (not measured here: two earlier runs ` +
+        'of this workload in --out-dir measure it; this VM has moved more between runs minutes apart).';
+}
+
 /** One line per voice: the best layout by live speed (or the ones not told apart), then every layout's answers. */
 export function voiceVerdict(
   voiceLabel: string,
@@ -338,6 +359,6 @@ export function voiceVerdict(
   const where = `${voiceLabel} on this machine${x.conditions ? ` (${x.conditions})` : ''}`;
   return (
     `${where}: ${headA}; ${headB}${entries.length > 1 || !best.phrase.startsWith('only ') ? `; ${best.phrase}` : ''}. ` +
-    `Each layout (no gap [a rerun may answer] / within the bound): ${each}. ${x.memory}`
+    `Each layout (no gap [a rerun may answer] / within the bound): ${each}. ${betweenRunsWords(entries)} ${x.memory}`
   );
 }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CapacityEntry, TrialRecord } from '../../../lib/capacity/archive/schema.js';
 import { tally } from '../../../lib/capacity/answer/tally.js';
-import { MIN_ROUNDS, roundsShort, voiceVerdict } from '../../../lib/capacity/answer/verdict.js';
+import { betweenRunsWords, MIN_ROUNDS, roundsShort, voiceVerdict } from '../../../lib/capacity/answer/verdict.js';
 
 /** A trial record with the listeners' first audio (null: still waiting), whole or not, and gaps. */
 function trial(
@@ -88,6 +88,28 @@ describe('what the trials at one K show', () => {
   });
 });
 
+describe('what a rerun range assumes between runs, said', () => {
+  it('the assumed 5% as a share either way, or the spread earlier runs here measured', () => {
+    const e = (more: Partial<CapacityEntry>) => ({ derive_entre_runs: 0.05, ...more }) as CapacityEntry;
+    // 1.96 x sqrt(2) x 0.05 = 0.139 in log: a rerun within 15% either way.
+    assert.match(
+      betweenRunsWords([e({})]),
+      /^Reruns: a rerun's speed assumed within 15% of this run's either way \(not measured here/,
+    );
+    // Two earlier runs measured 12% (sd of log): 1.96 x sqrt(2) x 0.12 = 0.333, 39%.
+    const measured = e({ derive_entre_runs: 0.12, derive_entre_runs_mesuree: 0.12, derive_entre_runs_runs: 2 });
+    assert.equal(
+      betweenRunsWords([measured, e({})]),
+      "Reruns: a rerun's speed within 39% of this run's either way, as 2 earlier runs here measured it.",
+    );
+    // Measured, but below the assumed 5%: the assumption stands and is said as one.
+    assert.match(
+      betweenRunsWords([e({ derive_entre_runs_mesuree: 0.02, derive_entre_runs_runs: 2 })]),
+      /assumed within 15%/,
+    );
+  });
+});
+
 describe('what publishes an answer: rounds, the independent unit', () => {
   const held = (k: number, round: number, more: Partial<TrialRecord> = {}) =>
     trial(k, [{ first: 100 }], { manche: round, ...more });
@@ -154,7 +176,7 @@ describe('the voice verdict', () => {
     assert.match(apart, /; best pool of 2 processes x 1 thread, free by live speed: .* \+20% \[/);
     assert.match(
       apart,
-      /pool of 2 processes x 1 thread, free 9 \[rerun 9-10\] \/ 4; 1 process x 2 threads, free 7 \/ 6\. Memory: fine\.$/,
+      /pool of 2 processes x 1 thread, free 9 \[rerun 9-10\] \/ 4; 1 process x 2 threads, free 7 \/ 6\. Reruns: a rerun's speed assumed within 15% of this run's either way \(.*\)\. Memory: fine\.$/,
     );
     // The same answers with speeds that cross from round to round: no best is named, whatever the point answers say.
     const crossed = voiceVerdict('v', entries, {
