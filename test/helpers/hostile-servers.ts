@@ -29,7 +29,9 @@ export type HostileHttp =
   /** a 200 whose body never ends. */
   | 'endless-body'
   /** a 200 whose body comes a byte every 200 ms. */
-  | 'trickle';
+  | 'trickle'
+  /** every request answered with a whole WAV of 1 Hz, 8 bits, mono, 8000 bytes: 8000 s of "speech". */
+  | 'one-hertz-wav';
 
 export interface Hostile {
   url: string;
@@ -141,11 +143,33 @@ export function startHostileWyoming(kind: HostileWyoming): Promise<Hostile> {
   return listen(server, sockets, 'tcp');
 }
 
+/** A whole RIFF/WAVE file of `dataBytes` zero bytes in the format given, written by hand from the format's layout. */
+function wavOf(f: { rate: number; bits: number; channels: number }, dataBytes: number): Buffer {
+  const h = Buffer.alloc(44);
+  h.write('RIFF', 0, 'latin1');
+  h.writeUInt32LE(36 + dataBytes, 4);
+  h.write('WAVEfmt ', 8, 'latin1');
+  h.writeUInt32LE(16, 16);
+  h.writeUInt16LE(1, 20);
+  h.writeUInt16LE(f.channels, 22);
+  h.writeUInt32LE(f.rate, 24);
+  h.writeUInt32LE((f.rate * f.channels * f.bits) / 8, 28);
+  h.writeUInt16LE((f.channels * f.bits) / 8, 32);
+  h.writeUInt16LE(f.bits, 34);
+  h.write('data', 36, 'latin1');
+  h.writeUInt32LE(dataBytes, 40);
+  return Buffer.concat([h, Buffer.alloc(dataBytes)]);
+}
+
 export function startHostileHttp(kind: HostileHttp): Promise<Hostile> {
   const sockets = new Set<net.Socket>();
   const server = http.createServer((req, res) => {
     req.resume();
     res.writeHead(200, { 'content-type': 'audio/wav' });
+    if (kind === 'one-hertz-wav') {
+      res.end(wavOf({ rate: 1, bits: 8, channels: 1 }, 8000));
+      return;
+    }
     const tick = setInterval(
       () => {
         if (res.destroyed) return clearInterval(tick);

@@ -178,6 +178,15 @@ describe('a hostile HTTP server', () => {
     assert.ok(performance.now() - started < 2500);
   });
 
+  it('a WAV of 1 Hz, 8 bits: refused at the probe as an implausible audio format, not 8000 s of speech', async () => {
+    const s = await startHostileHttp('one-hertz-wav');
+    running.push(s);
+    await assert.rejects(
+      within(5000, probeServer(target(s.url), 'Bonjour.', 2000)),
+      /an implausible audio format: a WAV with 8 bits, 1 Hz, 1 channel\(s\)/,
+    );
+  });
+
   it('interrupted while it trickles: ends at once, as interrupted', async () => {
     const s = await startHostileHttp('trickle');
     running.push(s);
@@ -272,7 +281,7 @@ describe('the command line against hostile servers', () => {
       ...(['null-voices', 'object-names', 'error-object', 'double-answer', 'one-hertz'] as const).map(
         (k): [string, () => Promise<Hostile>] => [k, () => hostile(k)],
       ),
-      ...(['endless-body', 'trickle'] as const).map((k): [string, () => Promise<Hostile>] => [
+      ...(['endless-body', 'trickle', 'one-hertz-wav'] as const).map((k): [string, () => Promise<Hostile>] => [
         k,
         async () => {
           const s = await startHostileHttp(k);
@@ -285,6 +294,8 @@ describe('the command line against hostile servers', () => {
       const s = await start();
       const r = await run(['--server', s.url, '--server-timeout-s', '1', '--max-streams', '2', '--rounds', '1']);
       assert.notEqual(r.status, null, `${kind}: killed by the test's timeout, a hang`);
+      // None is measured as if it were healthy, but object names: odd words, sound audio, a run that may stand.
+      if (kind !== 'object-names') assert.notEqual(r.status, 0, `${kind}: exit 0: ${r.stderr}`);
       assert.ok(r.seconds < 30, `${kind}: ${r.seconds} s`);
       const errors = r.stderr.split('\n').filter((l) => l.startsWith('piper-parallel:'));
       assert.ok(errors.length <= 1, `${kind}: ${r.stderr}`);

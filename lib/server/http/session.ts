@@ -6,7 +6,14 @@
 import http from 'node:http';
 import { parseWavHeader } from '../../voice/format/wav.js';
 import { preview } from '../wyoming/event.js';
-import type { AudioFormat, OpenReply, ServerLink, ServerSession, SynthesisReply } from '../contract/session.js';
+import {
+  plausibleFormat,
+  type AudioFormat,
+  type OpenReply,
+  type ServerLink,
+  type ServerSession,
+  type SynthesisReply,
+} from '../contract/session.js';
 
 /**
  * How a release of Piper's HTTP server takes a sentence, read in each release's code: piper1-gpl from 1.5
@@ -44,8 +51,9 @@ export function wavAudio(body: Buffer): { format: AudioFormat; audioSeconds: num
     return `an answer that is not a WAV (${(err as Error).message}): ${preview(body)}`;
   }
   const format = { rate: h.sampleRate, width: h.bitsPerSample / 8, channels: h.channels };
-  if (!Number.isInteger(format.width) || format.width < 1 || format.rate < 1 || format.channels < 1)
-    return `a WAV with ${h.bitsPerSample} bits, ${h.sampleRate} Hz, ${h.channels} channel(s)`;
+  // As a Wyoming server's: a format no speech server sends would turn bytes into the wrong seconds of speech.
+  if (!Number.isInteger(format.width) || !plausibleFormat(format))
+    return `an implausible audio format: a WAV with ${h.bitsPerSample} bits, ${h.sampleRate} Hz, ${h.channels} channel(s)`;
   // A streaming writer may leave the data size at 0 or 0xffffffff: the bytes that came are the audio.
   const bytes = Math.min(body.length - 44, h.dataBytes > 0 && h.dataBytes < 0xffffffff ? h.dataBytes : body.length);
   return { format, audioSeconds: bytes / (format.rate * format.width * format.channels) };
