@@ -12,7 +12,7 @@ import { tallies } from './tally.js';
 import { minOf } from '../../core/extremes.js';
 import { stdev } from '../../measure/stats.js';
 import { heldAtBuffer } from './buffers.js';
-import { bestLayout, type LayoutSpeeds } from './layouts.js';
+import { bestLayout, contenders, type LayoutSpeeds } from './layouts.js';
 import {
   DEFAULT_DRIFT_SD,
   NORMAL_975,
@@ -322,11 +322,16 @@ export function voiceVerdict(
 ): string {
   if (entries.length === 0) return `${voiceLabel}: no layout was measured.`;
   const best = bestLayout(x.speeds);
-  // An answer short of whole trials is not published, so it heads nothing.
+  // An answer short of rounds is not published, so it heads nothing. "At most" follows the number to plan on: among
+  // the layouts the best may be (plan-on.ts), the most a rerun may answer, never the highest of this run's answers.
   const shown = entries.filter((e) => (e.essais_manquants ?? 0) === 0);
-  const top = ([...shown].sort((p, q) => q.flux_max_sans_trou - p.flux_max_sans_trou)[0] ?? {
+  const named = contenders(best);
+  const among = shown.filter((e) => named.includes(e.disposition));
+  const most = (e: CapacityEntry): number => e.prevision?.[1] ?? e.flux_max_sans_trou;
+  const top = ([...(among.length > 0 ? among : shown)].sort((p, q) => most(q) - most(p))[0] ?? {
     ...(entries[0] as CapacityEntry),
     flux_max_sans_trou: 0,
+    prevision: null,
   }) as CapacityEntry;
   const b = [...entries].sort((p, q) => q.flux_max_dans_la_borne - p.flux_max_dans_la_borne)[0] as CapacityEntry;
   const capped = top.borne === 'flux_max' ? " (the sweep's ceiling: it may serve more)" : '';
@@ -344,7 +349,7 @@ export function voiceVerdict(
           : anyHeld
             ? 'no layout promised one live listener (some whole trials held without a gap, but not every one at any K)'
             : 'no layout served one live listener without a gap'
-      : `at most ${plural(top.flux_max_sans_trou, 'live listener')} with no gap (${top.disposition}${capped})`;
+      : `at most ${plural(most(top), 'live listener')} with no gap on a rerun (${top.disposition}${capped})`;
   const headB =
     b.flux_max_dans_la_borne === 0
       ? `no layout kept every first audio within ${x.limitMs} ms`
