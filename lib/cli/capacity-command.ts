@@ -4,7 +4,7 @@ import { CapacityLiveLine } from './capacity-live.js';
 import { sessionLine } from '../voice/session-profile.js';
 import { writeExclusive } from '../archive/writer.js';
 import type { ArrivalPattern } from '../capacity/trial/arrivals.js';
-import { defaultLayouts } from '../capacity/trial/layouts.js';
+import { DEFAULT_LAYOUT_CHOICES, LAYOUT_CHOICES, layoutsNamed, type LayoutChoice } from '../capacity/trial/layouts.js';
 import type { QueuePolicy } from '../capacity/trial/queue.js';
 import { capacityHtml, capacityMarkdown } from '../capacity/report/render.js';
 import { runCapacity, type CapacityOptions, type CapacityProgress } from '../capacity/run/run-capacity.js';
@@ -30,6 +30,7 @@ export interface CapacityFlags {
   label?: string;
   session?: string;
   isolation?: string;
+  layouts?: string;
   server?: string;
   'server-timeout-s'?: string;
   'text-rate'?: string;
@@ -41,6 +42,12 @@ export interface CapacityFlags {
   quiet?: boolean;
   'no-report'?: boolean;
   redact?: boolean;
+}
+
+/** --layouts stream,pool: the layouts named, each once; default DEFAULT_LAYOUT_CHOICES. */
+function layoutChoices(raw: string | undefined): readonly LayoutChoice[] {
+  if (raw === undefined) return DEFAULT_LAYOUT_CHOICES;
+  return raw.split(',').map((p) => parseChoice<LayoutChoice>(p.trim(), '--layouts', LAYOUT_CHOICES));
 }
 
 function capacityOptions(f: CapacityFlags): CapacityOptions {
@@ -68,7 +75,10 @@ function capacityOptions(f: CapacityFlags): CapacityOptions {
     label: f.label,
     session: f.session,
     settleSeconds: settleSeconds(f.settle),
-    layouts: isolation === undefined ? undefined : defaultLayouts(allowedCores().length, isolation),
+    layouts:
+      isolation === undefined && f.layouts === undefined
+        ? undefined
+        : layoutsNamed(layoutChoices(f.layouts), allowedCores().length, isolation),
     server: f.server,
     serverTimeoutMs:
       f['server-timeout-s'] === undefined

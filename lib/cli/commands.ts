@@ -91,6 +91,7 @@ const CAPACITY_FLAGS = [
   'seed',
   'label',
   'isolation',
+  'layouts',
   'session',
   'server',
   'server-timeout-s',

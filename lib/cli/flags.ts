@@ -30,6 +30,11 @@ export const FLAGS = {
     'process|thread|both',
     'streams as child processes (default), as worker threads of one process (shared-memory barrier), or both',
   ),
+  layouts: text(
+    'LIST',
+    'capacity layouts, comma-separated: stream (one process per listener), stream-pinned (the same, pinned to cores), ' +
+      'threads (1 process x C threads), pool (C one-thread processes); default stream,threads,pool',
+  ),
   engine: text(
     'onnxruntime|sherpa|both',
     'who runs the voice: onnxruntime-node (default), sherpa-onnx (processes only), or both side by side',

@@ -37,6 +37,10 @@ describe('command line', () => {
     [['--engine', 'piper'], /--engine must be one of onnxruntime, sherpa, both, got "piper"/],
     [['--scope', 'all'], /--scope must be one of model, text, got "all"/],
     [
+      ['capacity', '--layouts', 'stream,all'],
+      /--layouts must be one of stream, stream-pinned, threads, pool, got "all"/,
+    ],
+    [
       ['--engine', 'sherpa', '--scope', 'model'],
       /--scope model cannot time sherpa-onnx: it phonemizes inside its own call; use --scope text/,
     ],
