@@ -13,7 +13,7 @@ import { formatDuration } from '../throughput/report/progress.js';
 import { allowedCores } from '../measure/clock.js';
 import { parseChoice, parseList, parsePositive, parseWhole, settleSeconds, textFile } from './parse.js';
 import type { Io } from './run-command.js';
-import { SERVER_VOICE } from '../capacity/run/server.js';
+import { SERVER_VOICE } from '../capacity/setup/server.js';
 
 export interface CapacityFlags {
   voice?: string[];

@@ -3,7 +3,7 @@
  * the time gone and about how much is left, redrawn in place; cleared before any other line.
  */
 import { formatDuration } from '../throughput/report/progress.js';
-import type { CapacityProgress } from '../capacity/run/options.js';
+import type { CapacityProgress } from '../capacity/setup/options.js';
 
 const CLEAR = '\r\x1b[2K';
 

@@ -2,10 +2,10 @@ import path from 'node:path';
 import type { MachineBlock } from '../../lib/throughput/schema.js';
 import { PartialLog } from '../../lib/archive/partial.js';
 import type { ArrivalPattern } from '../../lib/capacity/trial/arrivals.js';
-import type { Calibration } from '../../lib/capacity/run/calibrate.js';
+import type { Calibration } from '../../lib/capacity/setup/calibrate.js';
 import type { Layout } from '../../lib/capacity/trial/layouts.js';
-import type { CapacityProgress } from '../../lib/capacity/run/options.js';
-import type { CapacityPlan } from '../../lib/capacity/run/plan.js';
+import type { CapacityProgress } from '../../lib/capacity/setup/options.js';
+import type { CapacityPlan } from '../../lib/capacity/setup/plan.js';
 import { capacityArchive } from '../../lib/capacity/run/publish.js';
 import type { CapacityArchive } from '../../lib/capacity/archive/schema.js';
 import { planSweeps, runSweeps, type Sweep } from '../../lib/capacity/run/sweep.js';
@@ -15,9 +15,9 @@ import type { PreparedText } from '../../lib/voice/text.js';
 import { tempDir } from '../helpers/paths.js';
 import { FakeMachine, type MachineSpec } from './fake-machine.js';
 import { FakeServer, type FakeServerSpec } from './fake-server.js';
-import { SERVER_VOICE, serverText, serverVoice, type ServerHandle } from '../../lib/capacity/run/server.js';
+import { SERVER_VOICE, serverText, serverVoice, type ServerHandle } from '../../lib/capacity/setup/server.js';
 import { ServerAdapter } from '../../lib/capacity/worker/server-adapter.js';
-import type { History } from '../../lib/capacity/run/history.js';
+import type { History } from '../../lib/capacity/setup/history.js';
 import type { CpuSampler } from '../../lib/measure/system-cpu.js';
 
 /** A machine block for archives made by the tests (not a reading of any machine). */

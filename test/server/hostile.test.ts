@@ -11,7 +11,7 @@ import { PiperParallelError } from '../../lib/core/errors.js';
 import { parseServerUrl, probeServer } from '../../lib/server/probe.js';
 import { wyomingLink } from '../../lib/server/wyoming/session.js';
 import { EventParser, encodeEvent } from '../../lib/server/wyoming/event.js';
-import { stillAnswering } from '../../lib/capacity/run/server.js';
+import { stillAnswering } from '../../lib/capacity/setup/server.js';
 import type { ServerSession, StreamReply, SynthesisReply } from '../../lib/server/contract/session.js';
 import {
   INJECTION,

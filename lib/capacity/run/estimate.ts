@@ -4,9 +4,9 @@
  * them in two steps and later rounds run each edge and the K above it once more per round; a
  * layout's workers load once per round.
  */
-import type { Calibration } from './calibrate.js';
+import type { Calibration } from '../setup/calibrate.js';
 import { workersAt } from '../trial/layouts.js';
-import type { CapacityPlan } from './plan.js';
+import type { CapacityPlan } from '../setup/plan.js';
 import type { Sweep } from './sweep.js';
 
 export interface Estimate {

@@ -4,10 +4,10 @@ import { writeExclusive, type ArchiveFiles } from '../../archive/writer.js';
 import { PiperParallelError } from '../../core/errors.js';
 import { SESSION_SETTINGS } from '../../voice/session-profile.js';
 import { ONNXRUNTIME_VERSION, TOOL_VERSION } from '../../core/version.js';
-import type { Calibration } from './calibrate.js';
+import type { Calibration } from '../setup/calibrate.js';
 import { layoutName } from '../trial/layouts.js';
-import type { CapacityProgress, CapacityResult } from './options.js';
-import type { CapacityPlan } from './plan.js';
+import type { CapacityProgress, CapacityResult } from '../setup/options.js';
+import type { CapacityPlan } from '../setup/plan.js';
 import {
   CAPACITY_SCHEMA_VERSION,
   CapacityArchiveSchema,
@@ -23,9 +23,9 @@ import { bestLayout, contenders, type LayoutSpeeds } from '../answer/layouts.js'
 import { GAP_TOLERANCE_MS } from '../trial/playback.js';
 import { maxOf } from '../../core/extremes.js';
 import { driftOf, driftPoints } from '../answer/drift.js';
-import { historyKey, measuredDrift, speedDraw, type History } from './history.js';
+import { historyKey, measuredDrift, speedDraw, type History } from '../setup/history.js';
 import { conditionWords, driftLine, planOn, stealByRound, stealLine, type PlanConditions } from '../answer/plan-on.js';
-import { SERVER_LAYOUT, SERVER_VOICE } from './server.js';
+import { SERVER_LAYOUT, SERVER_VOICE } from '../setup/server.js';
 import type { ServerRecord } from '../archive/schema.js';
 
 const GiB = 2 ** 30;

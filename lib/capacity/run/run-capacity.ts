@@ -14,25 +14,25 @@ const redactIf = <T extends Parameters<typeof redacted>[0]>(redact: boolean | un
 import { settle } from '../../measure/settle.js';
 import { procCpuSampler } from '../../measure/system-cpu.js';
 import path from 'node:path';
-import { calibrate, type Calibration } from './calibrate.js';
-import type { CapacityOptions, CapacityResult } from './options.js';
-import { planCapacity } from './plan.js';
+import { calibrate, type Calibration } from '../setup/calibrate.js';
+import type { CapacityOptions, CapacityResult } from '../setup/options.js';
+import { planCapacity } from '../setup/plan.js';
 import { capacityArchive, publishCapacity } from './publish.js';
 import { calibrationKey, readCapacityPartial, type CapacityHeader, type CapacityPartial } from '../archive/resume.js';
 import { planSweeps, runSweeps, type SweepContext } from './sweep.js';
 import { isReal, realTimers, type Timers } from '../trial/timers.js';
-import { raiseParentPriority } from './priority.js';
-import type { CapacityPlan } from './plan.js';
+import { raiseParentPriority } from '../setup/priority.js';
+import type { CapacityPlan } from '../setup/plan.js';
 import type { CpuSampler } from '../../measure/system-cpu.js';
 import { estimateRun } from './estimate.js';
-import { layoutsFor } from './plan.js';
-import { SERVER_VOICE, stillAnswering } from './server.js';
-import { readHistory } from './history.js';
+import { layoutsFor } from '../setup/plan.js';
+import { SERVER_VOICE, stillAnswering } from '../setup/server.js';
+import { readHistory } from '../setup/history.js';
 import { ServerAdapter } from '../worker/server-adapter.js';
 import type { ServerRecord } from '../archive/schema.js';
 import type { WorkerAdapter } from '../../workers/worker.js';
 
-export type { CapacityOptions, CapacityProgress, CapacityResult } from './options.js';
+export type { CapacityOptions, CapacityProgress, CapacityResult } from '../setup/options.js';
 
 function serverAdapter(s: NonNullable<CapacityPlan['server']>, timers: Timers): ServerAdapter {
   const now = (): number => timers.now();

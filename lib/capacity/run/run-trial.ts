@@ -8,7 +8,7 @@ import { PiperParallelError } from '../../core/errors.js';
 import { readSwapPages } from '../../measure/memory.js';
 import { arrivalOffsetsMs } from '../trial/arrivals.js';
 import { dedicated, workersAt } from '../trial/layouts.js';
-import type { CapacityPlan } from './plan.js';
+import type { CapacityPlan } from '../setup/plan.js';
 import { ServingPool } from '../worker/pool.js';
 import { trialRecord } from '../trial/record.js';
 import type { TrialRecord } from '../archive/schema.js';

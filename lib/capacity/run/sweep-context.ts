@@ -2,12 +2,12 @@
 import type { PartialLog } from '../../archive/partial.js';
 import type { CpuSampler } from '../../measure/system-cpu.js';
 import type { WorkerAdapter } from '../../workers/worker.js';
-import type { CapacityProgress } from './options.js';
+import type { CapacityProgress } from '../setup/options.js';
 import type { TrialRecord } from '../archive/schema.js';
 import type { Timers } from '../trial/timers.js';
 import type { Sweep } from '../answer/sweep-state.js';
 import type { Calibration } from '../archive/calibration.js';
-import type { CapacityPlan } from './plan.js';
+import type { CapacityPlan } from '../setup/plan.js';
 
 export interface SweepContext {
   /** When the run began (ms on `timers`), for --max-minutes. */

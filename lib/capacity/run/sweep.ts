@@ -6,10 +6,10 @@
  * workers; a trial whose control failed is run again, up to twice, before its K is given up.
  */
 import { roundOrder } from '../../core/schedule.js';
-import { SERVER_VOICE } from './server.js';
-import { predictStreams, type Calibration } from './calibrate.js';
+import { SERVER_VOICE } from '../setup/server.js';
+import { predictStreams, type Calibration } from '../setup/calibrate.js';
 import { layoutName } from '../trial/layouts.js';
-import { layoutsFor, type CapacityPlan } from './plan.js';
+import { layoutsFor, type CapacityPlan } from '../setup/plan.js';
 import type { TrialRecord } from '../archive/schema.js';
 import { CapacitySearch, type KOutcome, type Step } from '../answer/search.js';
 import { poolFor, runOneTrial } from './run-trial.js';

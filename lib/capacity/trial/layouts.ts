@@ -9,7 +9,7 @@ export interface Layout {
   workers: 'K' | number;
   threads: number;
   pinned: boolean;
-  /** `server`: a running server, a connection per listener (see run/server.ts). */
+  /** `server`: a running server, a connection per listener (see setup/server.ts). */
   isolation: Condition['isolation'] | 'server';
 }
 

@@ -1,7 +1,7 @@
 // light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { calibrate, predictStreams } from '../../../lib/capacity/run/calibrate.js';
+import { calibrate, predictStreams } from '../../../lib/capacity/setup/calibrate.js';
 import type { Layout } from '../../../lib/capacity/trial/layouts.js';
 import { memoryLine } from '../../../lib/capacity/run/publish.js';
 import type { CapacityEntry } from '../../../lib/capacity/archive/schema.js';
@@ -10,7 +10,7 @@ import type { VoiceInfo } from '../../../lib/voice/load.js';
 import { FakeMachine } from '../fake-machine.js';
 import { lateTimers, sweepOn } from '../sweep-harness.js';
 import { calibratedCeiling, outcomeOf } from '../../../lib/capacity/run/sweep.js';
-import type { Calibration } from '../../../lib/capacity/run/calibrate.js';
+import type { Calibration } from '../../../lib/capacity/setup/calibrate.js';
 import type { TrialRecord } from '../../../lib/capacity/archive/schema.js';
 import { procCpuSampler } from '../../../lib/measure/system-cpu.js';
 

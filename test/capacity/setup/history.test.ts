@@ -5,8 +5,8 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { Layout } from '../../../lib/capacity/trial/layouts.js';
 import type { CapacityArchive, CapacityEntry } from '../../../lib/capacity/archive/schema.js';
-import type { CapacityPlan } from '../../../lib/capacity/run/plan.js';
-import { historyKey, measuredDrift, readHistory, type History } from '../../../lib/capacity/run/history.js';
+import type { CapacityPlan } from '../../../lib/capacity/setup/plan.js';
+import { historyKey, measuredDrift, readHistory, type History } from '../../../lib/capacity/setup/history.js';
 import { tempDir } from '../../helpers/paths.js';
 import { sweepOn } from '../sweep-harness.js';
 

@@ -1,7 +1,7 @@
 // light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { serverText, streamText } from '../../../lib/capacity/run/server.js';
+import { serverText, streamText } from '../../../lib/capacity/setup/server.js';
 
 describe('the text a server is sent', () => {
   it('one request per non-empty line; a text with none is refused, saying what to give', () => {
