@@ -131,11 +131,11 @@ function progressLine(e: CapacityProgress): string | undefined {
 
 function trialLine(t: TrialRecord, index: number): string {
   const failed = t.controles.filter((c) => !c.held).map((c) => `${c.name} ${c.measured ?? '?'} ${c.unit}`);
-  const kind = t.but === 'premier_son' ? 'first audio' : 'whole';
+  const kind = t.but === 'premier_son' ? 'first audio' : t.but === 'reference' ? 'reference' : 'whole';
   const outcome =
     t.etat !== 'done' && t.etat !== 'stopped'
       ? `${t.etat.toUpperCase()} ${t.erreur ?? ''}`
-      : t.but === 'sans_trou'
+      : t.but !== 'premier_son'
         ? t.tenu
           ? 'no gap'
           : t.sans_trou

@@ -28,7 +28,7 @@ export class CapacityLiveLine {
       this.plannedSeconds === null
         ? 'time left not known yet'
         : `about ${formatDuration(Math.max(0, this.plannedSeconds - gone))} left`;
-    const what = e.purpose === 'premier_son' ? 'first audio' : 'whole';
+    const what = e.purpose === 'premier_son' ? 'first audio' : e.purpose === 'reference' ? 'reference' : 'whole';
     this.write(
       `${CLEAR}trial ${e.index} (round ${e.round}): ${e.voice}, ${e.layout}, K=${e.k} ${what}; elapsed ${formatDuration(gone)}, ${left}`,
     );

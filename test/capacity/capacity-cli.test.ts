@@ -109,7 +109,7 @@ describe('piper-parallel capacity, end to end on a synthetic voice', () => {
       r.stderr,
       /^plan: about [\dms ]+ \(\d+ trials or so; at most --max-minutes 7\.5\), whole trials run to their end, answers replayed at pre-buffers 0, 100, 300 ms; seed 7$/m,
     );
-    assert.match(r.stderr, /^trial 1 \(round 1\): synthetic-siwis-medium, .*, K=\d+ (whole|first audio): /m);
+    assert.match(r.stderr, /^trial 1 \(round 1\): synthetic-siwis-medium, .*, K=\d+ (whole|first audio|reference): /m);
     assert.match(
       r.stderr,
       /^ {2}synthetic-siwis-medium on this machine \(piper-tts, 2-sentence replies, SYNTHETIC\): no answer measured enough to publish \(each layout says what it lacks\); .*(best|not told apart|only)/m,
@@ -176,7 +176,7 @@ describe('piper-parallel capacity, end to end on a synthetic voice', () => {
     assert.equal(r.status, 0, r.stderr);
     assert.match(
       r.stdout,
-      /^trial 1 \(round 1\): synthetic-siwis-medium, .*thread worker.*, K=1 (whole|first audio): (no gap|in bound|over the bound), first audio at most \d+ ms, 0 gap\(s\)/m,
+      /^trial 1 \(round 1\): synthetic-siwis-medium, .*thread worker.*, K=1 (whole|first audio|reference): (no gap|in bound|over the bound), first audio at most \d+ ms, 0 gap\(s\)/m,
     );
     assert.doesNotMatch(r.stdout, /K=\d+ \S+: (FAILED|TIMED-OUT)/);
     assert.match(

@@ -1,3 +1,4 @@
+import { Prng } from '../../lib/core/prng.js';
 import type { VirtualTimers } from '../../lib/capacity/trial/timers.js';
 import type { ParentMessage, WorkerMessage } from '../../lib/workers/messages.js';
 import type { SpawnOptions, StreamWorker, WorkerAdapter, WorkerExit } from '../../lib/workers/worker.js';
@@ -20,6 +21,11 @@ export interface MachineSpec {
   loadMs?: number;
   /** The n-th job the machine starts (1-based) ends its worker with this message instead. */
   failJob?: { n: number; message: string };
+  /**
+   * Each trial's own luck: its jobs run at exp(logSd * z) of the machine's speed, z standard normal, drawn from `seed`
+   * at each trial's start (nextTrial). None: every time exact.
+   */
+  noise?: { logSd: number; seed: number };
 }
 
 interface Job {
@@ -90,6 +96,9 @@ export class FakeMachine {
   factor = 1;
   spawned = 0;
   private jobs: Job[] = [];
+  /** This trial's draw of the noise (1 without noise). */
+  private luck = 1;
+  private readonly prng: Prng | undefined;
   private lastMs: number;
   private cancel: () => void = () => undefined;
 
@@ -98,6 +107,16 @@ export class FakeMachine {
     readonly spec: MachineSpec,
   ) {
     this.lastMs = timers.now();
+    this.prng = spec.noise ? new Prng(spec.noise.seed) : undefined;
+  }
+
+  /** A trial starts: its luck is drawn (Box-Muller), the jobs under way from now on run at it. */
+  nextTrial(): void {
+    if (!this.prng || !this.spec.noise) return;
+    this.advance();
+    const z = Math.sqrt(-2 * Math.log(1 - this.prng.next())) * Math.cos(2 * Math.PI * this.prng.next());
+    this.luck = Math.exp(this.spec.noise.logSd * z);
+    this.schedule();
   }
 
   adapter(isolation: 'process' | 'thread' = 'process'): WorkerAdapter {
@@ -106,7 +125,7 @@ export class FakeMachine {
 
   private rate(j: Job): number {
     const demand = this.jobs.reduce((n, x) => n + x.maxCores, 0);
-    return j.maxCores * Math.min(1, this.spec.cores / demand) * this.factor;
+    return j.maxCores * Math.min(1, this.spec.cores / demand) * this.factor * this.luck;
   }
 
   /** Work done since the last event, at the rates that held. */

@@ -156,7 +156,10 @@ export async function sweepOn(c: SweepCase): Promise<SweepOutcome> {
     swapPages: () => 0,
     partial,
     held: new Map(),
-    onProgress: (e) => c.onProgress?.(e, machine),
+    onProgress: (e) => {
+      if (e.kind === 'trial-start') machine.nextTrial();
+      c.onProgress?.(e, machine);
+    },
   }).finally(() => partial.remove());
   const serverRecord = plan.server
     ? {

@@ -1,10 +1,14 @@
 /**
- * How far the machine itself moved during a run. Layouts and rounds are interleaved, so every third
- * of the run's span (start, middle, end) holds trials of many (voice, layout, K) groups: an additive
- * fit of log S on the group and the third separates the machine's level in each third from what the
- * groups are. Drift is "seen" when the slowest and fastest thirds differ beyond the trials' own
- * noise (a t test between them, Bonferroni over the pairs of thirds, 5%). Only then is it folded into
- * what a rerun may answer: a rerun may run wholly at the slowest (or fastest) level this run saw.
+ * How far the machine itself moved during a run. Layouts and rounds are interleaved, and a fixed reference (one
+ * layout, one K, fresh workers: run/reference.ts) runs at the start, middle and end, so every third of the run's span
+ * holds trials of several (voice, layout, K) groups: an additive fit of log S on the group and the third separates the
+ * machine's level in each third from what the groups are. Only groups seen in two thirds or more inform it (a group
+ * seen in one third only says nothing of the thirds, and counting it made false drift 8.9% against 5%).
+ *
+ * The levels are always folded into what a rerun may answer, shrunk toward none by their own noise (empirical Bayes:
+ * a third's shift is kept in the share tau^2 / (tau^2 + se^2) that the spread between thirds shows beyond their
+ * standard errors), so there is no switch that makes a published number jump between runs either side of it.
+ * "Seen" (a t test between the slowest and fastest thirds, Bonferroni, 5%) only chooses the words.
  */
 import { maxOf, minOf } from '../../core/extremes.js';
 import { studentQuantile } from '../../measure/student.js';
@@ -30,6 +34,12 @@ export interface DriftThird {
   steal: number | null;
 }
 
+/** The reference's own speeds, in order: what the machine gave one fixed load at the start, middle and end. */
+export interface DriftReference {
+  group: string;
+  speeds: Array<{ atMs: number; speed: number }>;
+}
+
 export interface DriftSeen {
   thirds: DriftThird[];
   /** Trials in the fit (groups with at least two whole trials). */
@@ -38,22 +48,41 @@ export interface DriftSeen {
   range: number | null;
   /** The difference is beyond the trials' noise. */
   seen: boolean;
-  /** Log shifts of a rerun's level the prediction allows: the slowest and fastest third's, 0 when not seen. */
+  /** Log shifts of a rerun's level the prediction allows: the slowest and fastest third's, shrunk by their noise. */
   lowLog: number;
   highLog: number;
+  /** The share of the thirds' shifts kept (0: all noise, 1: none of it): tau^2 / (tau^2 + se^2) at the slowest third. */
+  shrink: number;
+  reference: DriftReference | null;
 }
 
 /** The family error rate of the test between thirds. */
 export const DRIFT_ALPHA = 0.05;
 
+/**
+ * tau^2 counts the thirds' spread beyond this many times their squared standard errors: at 1 (the unbiased moment) a
+ * steady machine's chance spread widened its ranges by 0.18 listener on average, at 2 by 0.07, for the same coverage
+ * under a 25% drop (seeded simulation, test/capacity/answer/drift.test.ts; docs/statistics.md).
+ */
+export const NOISE_SHARE = 2;
+
 const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
 
-/** The whole trials a drift reads: controls held, run to their end, with a live speed. */
+/** Group of the run's reference trials (run/reference.ts): apart from the search's trials at the same K. */
+export const REFERENCE_GROUP = 'reference|';
+
+/** The whole trials a drift reads: controls held, run to their end, with a live speed; the reference's among them. */
 export function driftPoints(trials: readonly TrialRecord[]): DriftPoint[] {
   return trials
-    .filter((t) => t.controle_tenu && t.but === 'sans_trou' && t.etat === 'done' && (t.debit_vivant ?? 0) > 0)
+    .filter(
+      (t) =>
+        t.controle_tenu &&
+        (t.but === 'sans_trou' || t.but === 'reference') &&
+        t.etat === 'done' &&
+        (t.debit_vivant ?? 0) > 0,
+    )
     .map((t) => ({
-      group: `${t.voix}|${t.disposition}|${t.flux}`,
+      group: `${t.but === 'reference' ? REFERENCE_GROUP : ''}${t.voix}|${t.disposition}|${t.flux}`,
       atMs: t.debut_ms,
       logS: Math.log(t.debit_vivant as number),
       steal: t.vol_cpu ?? null,
@@ -86,16 +115,49 @@ function fit(points: readonly DriftPoint[], third: readonly number[]): { g: Map<
   return { g: new Map(names.map((n, i) => [n, g[i] as number])), h };
 }
 
-export function driftOf(all: readonly DriftPoint[]): DriftSeen {
+function referenceOf(points: readonly DriftPoint[]): DriftReference | null {
+  const mine = points.filter((p) => p.group.startsWith(REFERENCE_GROUP));
+  if (mine.length === 0) return null;
+  return {
+    group: (mine[0] as DriftPoint).group.slice(REFERENCE_GROUP.length),
+    speeds: mine.map((p) => ({ atMs: p.atMs, speed: Math.exp(p.logS) })),
+  };
+}
+
+/** Which third of [t0, t1] each point's start falls in (0, 1, 2). */
+function thirdsOf(points: readonly DriftPoint[]): { third: number[]; t0: number; width: number } {
+  const t0 = minOf(points.map((p) => p.atMs));
+  const width = (maxOf(points.map((p) => p.atMs)) - t0) / 3;
+  return { third: points.map((p) => (width > 0 ? Math.min(2, Math.floor((p.atMs - t0) / width)) : 0)), t0, width };
+}
+
+/** Points of groups with two trials or more, seen in two thirds or more: what the fit reads. */
+function informative(all: readonly DriftPoint[]): DriftPoint[] {
   const sizes = new Map<string, number>();
   for (const p of all) sizes.set(p.group, (sizes.get(p.group) ?? 0) + 1);
-  const points = all.filter((p) => (sizes.get(p.group) ?? 0) >= 2);
-  const none: DriftSeen = { thirds: [], trials: points.length, range: null, seen: false, lowLog: 0, highLog: 0 };
+  const multi = all.filter((p) => (sizes.get(p.group) ?? 0) >= 2);
+  if (multi.length === 0) return [];
+  const { third } = thirdsOf(multi);
+  const spans = new Map<string, Set<number>>();
+  multi.forEach((p, i) => spans.set(p.group, (spans.get(p.group) ?? new Set()).add(third[i] as number)));
+  return multi.filter((p) => (spans.get(p.group)?.size ?? 0) >= 2);
+}
+
+export function driftOf(all: readonly DriftPoint[]): DriftSeen {
+  const points = informative(all);
+  const reference = referenceOf(all);
+  const none: DriftSeen = {
+    thirds: [],
+    trials: points.length,
+    range: null,
+    seen: false,
+    lowLog: 0,
+    highLog: 0,
+    shrink: 0,
+    reference,
+  };
   if (points.length < 4) return none;
-  const t0 = minOf(points.map((p) => p.atMs));
-  const t1 = maxOf(points.map((p) => p.atMs));
-  const width = (t1 - t0) / 3;
-  const third = points.map((p) => (width > 0 ? Math.min(2, Math.floor((p.atMs - t0) / width)) : 0));
+  const { third, t0, width } = thirdsOf(points);
   const { g, h } = fit(points, third);
   const counts = [0, 1, 2].map((j) => third.filter((t) => t === j).length);
   const filled = [0, 1, 2].filter((j) => (counts[j] as number) > 0);
@@ -113,27 +175,30 @@ export function driftOf(all: readonly DriftPoint[]): DriftSeen {
       steal: steals.length > 0 ? mean(steals) : null,
     };
   });
-  if (filled.length < 2) return { ...none, thirds };
+  if (filled.length < 2 || !(df >= 2) || !Number.isFinite(sp)) return { ...none, thirds };
   const lo = filled.reduce((a, b) => ((h[b] as number) < (h[a] as number) ? b : a));
   const hi = filled.reduce((a, b) => ((h[b] as number) > (h[a] as number) ? b : a));
   const d = (h[hi] as number) - (h[lo] as number);
   const pairs = (filled.length * (filled.length - 1)) / 2;
-  let seen: boolean;
-  if (!(df >= 2) || !Number.isFinite(sp)) seen = false;
-  else if (sp < 1e-9) seen = d > 1e-6;
-  else {
-    const se = sp * Math.sqrt(1 / (counts[hi] as number) + 1 / (counts[lo] as number));
-    seen = d / se > studentQuantile(1 - DRIFT_ALPHA / (2 * pairs), df);
-  }
+  const se = (j: number): number => sp / Math.sqrt(counts[j] as number);
+  const seen =
+    sp < 1e-9
+      ? d > 1e-6
+      : d / (sp * Math.sqrt(1 / (counts[hi] as number) + 1 / (counts[lo] as number))) >
+        studentQuantile(1 - DRIFT_ALPHA / (2 * pairs), df);
+  // The spread between thirds beyond what their standard errors make: tau^2, the machine's own (0 on a steady one).
+  const tau2 = Math.max(0, mean(filled.map((j) => (h[j] as number) ** 2 - NOISE_SHARE * se(j) ** 2)));
+  const keep = (j: number): number => (tau2 + se(j) ** 2 > 0 ? tau2 / (tau2 + se(j) ** 2) : 1);
   // A third's level is itself estimated, and the third where the machine moved mixes both levels: the fold reaches one
-  // standard error past the slowest and the fastest (seeded simulation: 94.9% covered without it, docs/statistics.md).
-  const past = (j: number): number => (Number.isFinite(sp) ? sp / Math.sqrt(counts[j] as number) : 0);
+  // standard error past the slowest and the fastest, in the share kept (docs/statistics.md).
   return {
     thirds,
     trials: points.length,
     range: Math.exp(d) - 1,
     seen,
-    lowLog: seen ? Math.min(0, (h[lo] as number) - past(lo)) : 0,
-    highLog: seen ? Math.max(0, (h[hi] as number) + past(hi)) : 0,
+    lowLog: Math.min(0, keep(lo) * (h[lo] as number) - keep(lo) ** 2 * se(lo)),
+    highLog: Math.max(0, keep(hi) * (h[hi] as number) + keep(hi) ** 2 * se(hi)),
+    shrink: keep(lo),
+    reference,
   };
 }

@@ -123,6 +123,15 @@ export function planOn(
 const level = (x: number | null): string => (x === null ? '-' : `x${x.toFixed(2)}`);
 const pct = (x: number): string => `${(x * 100).toFixed(x < 0.1 ? 1 : 0)}%`;
 
+/** "; the reference (pool of 2 processes x 1 thread, K=8, fresh workers) x17.1, x16.4, x15.9". */
+function referenceWords(d: DriftSeen): string {
+  const r = d.reference;
+  if (!r || r.speeds.length === 0) return '';
+  const [voice, layout, k] = r.group.split('|');
+  const speeds = r.speeds.map((x) => `x${x.speed.toFixed(1)}`).join(', ');
+  return `; the reference (${voice}, ${layout}, K=${k}, fresh workers) ${speeds}`;
+}
+
 /** "Drift: this machine's speed moved 27% during the run (start x1.08, ...)". */
 export function driftLine(d: DriftSeen): string {
   if (d.range === null || d.thirds.length === 0)
@@ -132,11 +141,18 @@ export function driftLine(d: DriftSeen): string {
   const steal = steals.every((x) => x === null)
     ? ''
     : `; steal ${steals.map((x) => (x === null ? '-' : pct(x))).join(', ')}`;
-  const where = `start ${a}, middle ${b}, end ${c} of its mean over ${plural(d.trials, 'whole trial')}${steal}`;
-  if (!d.seen) return `Drift: none beyond the trials' noise (${where}).`;
+  const where = `start ${a}, middle ${b}, end ${c} of its mean over ${plural(d.trials, 'whole trial')}${steal}${referenceWords(d)}`;
+  const folded = `x${Math.exp(d.lowLog).toFixed(2)} to x${Math.exp(d.highLog).toFixed(2)}`;
+  // Under half a percent either way: nothing a listener count shows.
+  if (Math.max(-d.lowLog, d.highLog) < 0.005) return `Drift: none beyond the trials' noise (${where}).`;
+  if (!d.seen)
+    return (
+      `Drift: within the trials' noise (${where}); what the thirds show beyond their noise is folded in ` +
+      `(${pct(d.shrink)} of it): each "a rerun may answer" allows a rerun at ${folded} of this run.`
+    );
   return (
     `Drift: this machine's speed moved ${pct(d.range)} during the run (${where}), beyond the trials' noise: ` +
-    `each "a rerun may answer" allows a rerun wholly at x${Math.exp(d.lowLog).toFixed(2)} to x${Math.exp(d.highLog).toFixed(2)} ` +
+    `each "a rerun may answer" allows a rerun wholly at ${folded} ` +
     'of this run; plan on its low end, and run again later to see where the machine settles.'
   );
 }

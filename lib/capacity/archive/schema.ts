@@ -69,7 +69,7 @@ export const TrialSchema = z.object({
   travailleurs: z.number().int().positive(),
   manche: z.number().int().positive(),
   /** `sans_trou`: a whole trial, stopped only at a gap; `premier_son`: stopped once every listener's first audio is known. */
-  but: z.enum(['sans_trou', 'premier_son']),
+  but: z.enum(['sans_trou', 'premier_son', 'reference']),
   /** 0: the first try at this K in this round; 1, 2: run again because a control failed. */
   reprise: count,
   /** `stopped`: ended early by its stop rule (a gap, or first audio known or over the bound). */
@@ -249,11 +249,18 @@ export const DriftSchema = z.object({
   essais: count,
   /** The fastest third over the slowest, less 1; null: not measured. */
   ecart: figure,
-  /** Beyond the trials' noise (t test between the thirds, Bonferroni, 5%): folded into every prevision. */
+  /** Beyond the trials' noise (t test between the thirds, Bonferroni, 5%): chooses the words only. */
   vue: z.boolean(),
-  /** The levels folded into prevision (1 and 1 when not seen). */
+  /** The levels folded into every prevision, always, shrunk by their noise (1 and 1: none kept). */
   bas: z.number(),
   haut: z.number(),
+  /** The share of the slowest third's shift kept: tau^2 / (tau^2 + se^2) (archives before 2026-12-05: absent). */
+  part_gardee: z.number().min(0).max(1).optional(),
+  /** The run's fixed reference (one layout, one K, fresh workers) at its start, middle and end: its live speeds. */
+  reference: z
+    .object({ groupe: z.string(), debits: z.array(z.object({ a_ms: z.number(), debit: z.number().positive() })) })
+    .nullable()
+    .optional(),
   vol_cpu_par_manche: z.array(
     z.object({ manche: z.number().int(), essais: count, vol_cpu: z.number().nonnegative().nullable() }),
   ),

@@ -41,7 +41,7 @@ const yesNo = (x: boolean | null): string => (x === null ? 'not known' : x ? 'ye
 
 function trialCells(t: TrialRecord): string[] {
   const failed = t.controles.filter((c) => !c.held).map((c) => `${c.name}: ${c.message}`);
-  const kind = `${t.but === 'sans_trou' ? 'whole' : 'first audio'}${t.reprise > 0 ? ` (again #${t.reprise})` : ''}`;
+  const kind = `${t.but === 'sans_trou' ? 'whole' : t.but === 'reference' ? 'reference' : 'first audio'}${t.reprise > 0 ? ` (again #${t.reprise})` : ''}`;
   return [
     t.voix,
     t.disposition,

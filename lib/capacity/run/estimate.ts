@@ -2,8 +2,9 @@
  * How long the trials will take, said before the first one: from the calibration (sentence
  * lengths, one worker's load time) and each layout's predicted edges, assuming the search finds
  * them in two steps and later rounds run each edge and the K above it once more per round; a
- * layout's workers load once per round.
+ * layout's workers load once per round; the reference (run/reference.ts) runs three whole trials on fresh workers.
  */
+import { referenceOf } from './reference.js';
 import type { Calibration } from '../setup/calibrate.js';
 import { workersAt } from '../trial/layouts.js';
 import type { CapacityPlan } from '../setup/plan.js';
@@ -39,6 +40,13 @@ export function estimateRun(plan: CapacityPlan, sweeps: Sweep[], calibrations: M
     const atB = 2 * plan.rounds + 2;
     trials += atB;
     seconds += atB * (mean + plan.firstAudioMs / 1000);
+  }
+  const ref = referenceOf(sweeps);
+  const c = ref ? calibrations.get(ref.sweep.voice) : undefined;
+  if (ref && c) {
+    const text = c.audioSeconds.reduce((a, b) => a + b, 0);
+    trials += 3;
+    seconds += 3 * (c.loadSeconds * Math.max(1, workersAt(ref.sweep.layout, ref.k) / cores) + 1.1 * text);
   }
   return { trials, seconds: Math.round(seconds) };
 }

@@ -115,7 +115,7 @@ function historyWords(h: History | undefined, outDir: string): string[] {
 
 export function capacityArchive(
   plan: CapacityPlan,
-  { calibrations, sweeps, trials, resumed, server = null, history }: Measured,
+  { calibrations, sweeps, trials: all, resumed, server = null, history }: Measured,
   timing: Timing = { plannedSeconds: null, seconds: null, priority: 'not recorded' },
 ): CapacityArchive {
   const label = (name: string): string =>
@@ -124,8 +124,10 @@ export function capacityArchive(
       : plan.voices.find((v) => v.name === name)?.synthetic && !name.includes('synthetic')
         ? `${name} (SYNTHETIC)`
         : name;
-  // The machine's own movement over the run, from every whole trial of every layout (they are interleaved).
-  const drift = driftOf(driftPoints(trials));
+  // The reference's trials measure the machine, not an answer: the answers and their evidence leave them out.
+  const trials = all.filter((t) => t.but !== 'reference');
+  // The machine's own movement over the run, from the reference and every whole trial of every layout (interleaved).
+  const drift = driftOf(driftPoints(all));
   const entryOf = (s: Sweep, driftSd?: { sd: number; runs: number }): CapacityEntry =>
     capacityEntry(s, trials, {
       voiceLabel: label(s.voice),
@@ -173,7 +175,7 @@ export function capacityArchive(
       contenders(bestLayout(speedsOf(v.name))),
     ),
   );
-  const steal = stealByRound(trials);
+  const steal = stealByRound(all);
   const stealSaid = stealLine(steal);
   const phrases = plan.voices.map((v) => {
     const entries = capacite.filter((e) => e.voix === v.name);
@@ -251,7 +253,7 @@ export function capacityArchive(
     }),
     memoire_disponible_octets: plan.memAvailableBytes,
     serveur: server,
-    essais: trials,
+    essais: all,
     capacite,
     plans,
     derive: {
@@ -267,6 +269,13 @@ export function capacityArchive(
       vue: drift.seen,
       bas: Math.exp(drift.lowLog),
       haut: Math.exp(drift.highLog),
+      part_gardee: drift.shrink,
+      reference: drift.reference
+        ? {
+            groupe: drift.reference.group,
+            debits: drift.reference.speeds.map((x) => ({ a_ms: x.atMs, debit: x.speed })),
+          }
+        : null,
       vol_cpu_par_manche: steal,
       vol_cpu_max: steal.length > 0 ? maxOf(steal.map((r) => r.vol_cpu ?? 0)) : null,
       phrase: driftLine(drift),

@@ -20,6 +20,7 @@ import type { SweepContext } from './sweep-context.js';
 export type { Sweep, SweepContext };
 import type { ServingPool } from '../worker/pool.js';
 import { edgeSpeed } from '../answer/live.js';
+import { runReference, type ReferenceAt } from './reference.js';
 
 /** A search that takes more trials than this in one round is stopped (outcomes that never settle). */
 const MAX_SEARCH_STEPS = 40;
@@ -188,7 +189,7 @@ export function dropDominated(
   }
 }
 
-/** Every round; returns every trial, in the order run (held ones from a resumed run included). */
+/** Every round, between the reference's start, middle and end; returns every trial, in the order run (held ones from a resumed run included). */
 export async function runSweeps(
   plan: CapacityPlan,
   sweeps: Sweep[],
@@ -197,36 +198,69 @@ export async function runSweeps(
 ): Promise<TrialRecord[]> {
   const trials: TrialRecord[] = [];
   const seen: TrialBook = { byStep: new Map(), index: 0 };
+  const reference = (at: ReferenceAt, lastRound: number): Promise<TrialRecord[]> =>
+    runReference({ plan, ctx, calibrations, book: seen, lastRound }, sweeps, at);
+  const startMs = ctx.timers.now();
+  trials.push(...(await reference('start', plan.rounds)));
+  // The end's reference is kept room for: the budget the rounds see is the run's less what the start's took.
+  const reserveMs = ctx.timers.now() - startMs;
+  const last = await runRounds(plan, sweeps, calibrations, { ctx, trials, seen, reserveMs, reference });
+  trials.push(...(await reference('end', last)));
+  return trials;
+}
+
+interface Rounds {
+  ctx: SweepContext;
+  trials: TrialRecord[];
+  seen: TrialBook;
+  reserveMs: number;
+  reference: (at: ReferenceAt, lastRound: number) => Promise<TrialRecord[]>;
+}
+
+/** The rounds: the search, then the edges again, the reference's middle after the first; returns the last round that ran a turn. */
+async function runRounds(
+  plan: CapacityPlan,
+  sweeps: Sweep[],
+  calibrations: Map<string, Calibration>,
+  { ctx, trials, seen, reserveMs, reference }: Rounds,
+): Promise<number> {
   const live = still;
   const t0 = ctx.timers.now();
+  const budgetMs = plan.maxMinutes * 60_000 - reserveMs;
+  const searched = (): number => trials.filter((t) => t.but !== 'reference').length;
+  let ran = 1;
   for (let round = 1; round <= plan.rounds + EXTRA_ROUNDS; round += 1) {
     if (round > 3) dropDominated(sweeps, trials, round - 1, (s) => s.search.missing(quotaOf(plan, s)).length > 0);
     const short = sweeps.filter((s) => live(s) && s.search.missing(quotaOf(plan, s)).length > 0);
-    if (round > 1 && short.length === 0) break;
+    if (round > 1 && short.length === 0) return ran;
+    // The reference's middle, where round 1 (the searches, most of a run) has ended; not where no budget is left.
+    if (round === 2 && ctx.timers.now() - (ctx.startedMs ?? t0) < budgetMs)
+      trials.push(...(await reference('middle', plan.rounds)));
     // Past the planned rounds, one more only if its missing trials, at the run's mean time per trial so far, fit in the budget.
     const nowMs = ctx.timers.now();
     const elapsedMs = nowMs - (ctx.startedMs ?? nowMs);
-    const perTrialMs = (nowMs - t0) / Math.max(1, trials.length);
-    if (round > plan.rounds && elapsedMs + missingTrials(plan, short) * perTrialMs > plan.maxMinutes * 60_000) {
+    const perTrialMs = (nowMs - t0) / Math.max(1, searched());
+    if (round > plan.rounds && elapsedMs + missingTrials(plan, short) * perTrialMs > budgetMs) {
       for (const s of short) s.short = `another round would pass --max-minutes ${plan.maxMinutes}`;
-      return trials;
+      return ran;
     }
     for (const i of roundOrder(sweeps.length, plan.seed, round)) {
       const s = sweeps[i] as Sweep;
       if (!live(s)) continue;
       // A later round's turn runs only if its missing trials, at the run's mean time per trial, fit in the budget:
       // the run ends within --max-minutes, its answers saying which edges were left short.
-      const turnMs = missingTrials(plan, [s]) * ((ctx.timers.now() - t0) / Math.max(1, trials.length));
+      const turnMs = missingTrials(plan, [s]) * ((ctx.timers.now() - t0) / Math.max(1, searched()));
       const spentMs = ctx.timers.now() - (ctx.startedMs ?? t0);
-      if (round > 1 && spentMs + turnMs > plan.maxMinutes * 60_000) {
+      if (round > 1 && spentMs + turnMs > budgetMs) {
         s.short = `no room left in --max-minutes ${plan.maxMinutes} for round ${round}`;
         continue;
       }
       await runTurn({ plan, s, round, ctx, c: calibrations.get(s.voice) as Calibration, book: seen }, trials);
+      ran = round;
     }
   }
   for (const s of sweeps)
     if (live(s) && s.search.missing(quotaOf(plan, s)).length > 0)
       s.short = `its edge kept moving through ${plan.rounds + EXTRA_ROUNDS} rounds`;
-  return trials;
+  return ran;
 }

@@ -4,6 +4,7 @@ import type { WorkerAdapter } from '../../workers/worker.js';
 import type { ArrivalPattern } from '../trial/arrivals.js';
 import type { Layout } from '../trial/layouts.js';
 import type { QueuePolicy } from '../trial/queue.js';
+import type { TrialPurpose } from '../trial/record.js';
 import type { CapacityArchive, CapacityEntry, TrialRecord } from '../archive/schema.js';
 import type { Timers } from '../trial/timers.js';
 import type { ParentPriority } from './priority.js';
@@ -41,7 +42,7 @@ export type CapacityProgress =
       k: number;
       round: number;
       index: number;
-      purpose: 'sans_trou' | 'premier_son';
+      purpose: TrialPurpose;
     }
   | { kind: 'trial-end'; trial: TrialRecord; index: number }
   | { kind: 'capacity'; entry: CapacityEntry };

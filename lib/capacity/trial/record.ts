@@ -12,7 +12,12 @@ import type { TrialResult } from './trial.js';
 import { maxOf, minOf } from '../../core/extremes.js';
 import { deliveredSpeed, liveSpeed, type LiveSpeed } from './live-speed.js';
 
-export type TrialPurpose = 'sans_trou' | 'premier_son';
+/**
+ * `sans_trou`: a whole trial of the search; `premier_son`: stopped once every first audio is known; `reference`: a
+ * whole trial of the run's fixed reference (one layout, one K, fresh workers) at its start, middle and end, which
+ * measures the machine's drift and is no step of any search.
+ */
+export type TrialPurpose = 'sans_trou' | 'premier_son' | 'reference';
 
 export interface TrialContext {
   voice: string;

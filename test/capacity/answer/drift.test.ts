@@ -64,12 +64,14 @@ describe("the prediction's coverage under drift and under none, by seeded simula
       assert.ok(bounds(c)[1] >= 0.95, `${name} ${c.covered} ${bounds(c)}`);
     assert.ok(bounds(broken)[1] < 0.9, `broken under drift ${broken.covered}`);
     assert.ok(bounds(brokenSlow)[1] < 0.95, `broken, stays slow ${brokenSlow.covered}`);
-    // The drift test's own errors: it sees a steady machine move in few runs, a drop in most.
-    assert.ok(quiet.seenShare <= 0.1, `false drift ${quiet.seenShare}`);
+    // The words' test: on a steady machine it is not shown to say "moved" more than its 5% (groups seen in one third
+    // only are left out: counting them made it 8.9%); it says so for a drop in most runs.
+    assert.ok(wilson(quiet.seenShare, runs)[0] <= 0.05, `false drift ${quiet.seenShare}`);
     assert.ok(moved.seenShare >= 0.85, `drift seen ${moved.seenShare}`);
-    // On a steady machine the fold costs almost nothing: widths within a tenth of a listener on average.
+    // The fold is always on, shrunk by the thirds' noise: on a steady machine it costs under a tenth of a listener on
+    // average, where the unshrunk levels (every run folding its chance spread) cost more.
     const plain = simulateCoverage(21, steady, { foldDrift: false }, runs);
-    assert.ok(quiet.meanWidth - plain.meanWidth < 0.15, `${quiet.meanWidth} against ${plain.meanWidth}`);
+    assert.ok(quiet.meanWidth - plain.meanWidth < 0.1, `${quiet.meanWidth} against ${plain.meanWidth}`);
     // The search gives nearly every answer its 3 rounds.
     assert.ok(moved.thinShare <= 0.05 && quiet.thinShare <= 0.01, `thin ${moved.thinShare} ${quiet.thinShare}`);
   });

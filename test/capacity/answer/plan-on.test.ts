@@ -226,7 +226,7 @@ describe('steal, from /proc/stat', () => {
 
   it('the drift line with no trials to fit says so', () => {
     assert.match(
-      driftLine({ thirds: [], trials: 2, range: null, seen: false, lowLog: 0, highLog: 0 }),
+      driftLine({ thirds: [], trials: 2, range: null, seen: false, lowLog: 0, highLog: 0, shrink: 0, reference: null }),
       /^Drift: not measured/,
     );
   });

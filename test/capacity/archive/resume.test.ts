@@ -23,15 +23,13 @@ describe('an interrupted capacity run', () => {
     };
     const controller = new AbortController();
     const first: string[] = [];
-    let firstHeld = false;
     const exitListeners = process.listenerCount('exit');
     const err = await runCapacity({
       ...base,
       signal: controller.signal,
       onProgress: (e) => {
         if (e.kind === 'trial-end') {
-          first.push(`${e.trial.disposition}|${e.trial.flux}`);
-          firstHeld = e.trial.controle_tenu;
+          first.push(`${e.trial.disposition}|${e.trial.flux}|${e.trial.but}`);
           controller.abort();
         }
       },
@@ -51,15 +49,18 @@ describe('an interrupted capacity run', () => {
       resume: partial,
       settleSeconds: 0,
       onProgress: (e) => {
-        if (e.kind === 'trial-start') again.push(`${e.layout}|${e.k}`);
+        if (e.kind === 'trial-start') again.push(`${e.layout}|${e.k}|${e.purpose}`);
       },
     });
     assert.equal(archive.interrompu, true);
-    // Four layouts, one trial each at K=1 (max 1): the held one is not run again. On a busy machine a
-    // trial's control may fail, and that trial is run again (reprise 1, 2): counted apart.
-    assert.equal(archive.essais.filter((t) => t.reprise === 0).length, 4);
-    assert.equal(new Set(again).size, firstHeld ? 3 : 4);
-    assert.equal(again.includes(first[0] ?? ''), !firstHeld);
+    // The run's first trial is its reference's start (the pool at K=1): kept, not run again. Then three layouts, one
+    // trial each at K=1 (max 1), and the reference's end (one round: no middle). On a busy machine a search trial's
+    // control may fail, and that trial is run again (reprise 1, 2): counted apart.
+    assert.equal(first[0], 'pool of 2 processes x 1 thread, free|1|reference');
+    assert.equal(archive.essais.filter((t) => t.reprise === 0).length, 5);
+    assert.equal(new Set(again).size, 4);
+    // The reference's end only: its start was not run again.
+    assert.equal(again.filter((x) => x === first[0]).length, 1);
     assert.equal(existsSync(partial), false);
   });
 

@@ -10,11 +10,14 @@ const pool2: Layout = { workers: 2, threads: 1, pinned: false, isolation: 'proce
 const pinned: Layout = { workers: 'K', threads: 1, pinned: true, isolation: 'process' };
 const machine = { cores: 2, speed: 5, audioSeconds: [1, 1, 1] };
 
-/** The same sweep on a steady machine, or one whose speed drops by `drop` once `afterTrials` trials have started. */
-async function run(drop: number, afterTrials = Number.POSITIVE_INFINITY) {
+/**
+ * The same sweep on a steady machine, or one whose speed drops by `drop` once `afterTrials` trials have started; with
+ * `noise`, each trial runs at its own draw around the machine's level (log sd), as on the slow VM (8%).
+ */
+async function run(drop: number, afterTrials = Number.POSITIVE_INFINITY, noise?: { logSd: number; seed: number }) {
   let started = 0;
   return sweepOn({
-    machine,
+    machine: { ...machine, ...(noise ? { noise } : {}) },
     layouts: [own, pool2, pinned],
     arrivals: 'staggered',
     onProgress: (e, m) => {
@@ -27,6 +30,7 @@ async function run(drop: number, afterTrials = Number.POSITIVE_INFINITY) {
 
 const width = (e: CapacityEntry): number => (e.prevision ? e.prevision[1] - e.prevision[0] : Number.NaN);
 const trialsOf = (a: CapacityArchive): number => a.essais.length;
+const SEEDS = [1, 2, 3, 4, 5];
 
 describe('drift during a run (fake machine, virtual time)', () => {
   it('a speed drop of 25% halfway: the drift is seen, every prediction reaches the slow half, and the terminal says so', async () => {
@@ -37,12 +41,15 @@ describe('drift during a run (fake machine, virtual time)', () => {
     assert.ok(d, 'the drift block');
     assert.equal(d.vue, true, d.phrase);
     assert.ok((d.ecart ?? 0) > 0.15, `range ${d.ecart}`);
-    // The end of the run ran slower than its start.
+    // The end of the run ran slower than its start; the reference, one load on fresh workers, shows the drop itself.
     const [start, , end] = d.tiers.map((t) => t.niveau ?? Number.NaN);
     assert.ok((end as number) < (start as number), d.phrase);
+    const ref = (d.reference?.debits ?? []).map((x) => x.debit);
+    assert.equal(ref.length, 3, d.phrase);
+    assert.ok(Math.abs((ref[2] as number) / (ref[0] as number) - 0.75) < 0.01, `reference ${ref.join(', ')}`);
     assert.match(
       d.phrase,
-      /^Drift: this machine's speed moved \d+% during the run \(start x[\d.]+, middle x[\d.]+, end x[\d.]+ of its mean over \d+ whole trials\), beyond the trials' noise/,
+      /^Drift: this machine's speed moved \d+% during the run \(start x[\d.]+, middle x[\d.]+, end x[\d.]+ of its mean over \d+ whole trials; the reference \(fake-voice, pool of 2 processes x 1 thread, free, K=\d+, fresh workers\) x10\.0, x[\d.]+, x7\.5\), beyond the trials' noise/,
     );
     assert.ok(d.bas < 0.95, `folded low level ${d.bas}`);
     const predicted = dropped.archive.capacite.filter((e) => e.prevision);
@@ -65,6 +72,9 @@ describe('drift during a run (fake machine, virtual time)', () => {
       (e, i) => width(e) > width(steady.archive.capacite[i] as CapacityEntry),
     );
     assert.ok(wider.length >= 2, `wider: ${wider.map((e) => e.disposition).join(', ')}`);
+    // The reference's trials answer nothing: no layout's evidence counts them.
+    const refTrials = dropped.archive.essais.filter((t) => t.but === 'reference');
+    assert.equal(refTrials.length, 3);
   });
 
   it('a steady machine: no drift seen, nothing widened, and the line says so', async () => {
@@ -75,6 +85,30 @@ describe('drift during a run (fake machine, virtual time)', () => {
     assert.deepEqual([d.bas, d.haut], [1, 1]);
     assert.match(d.phrase, /^Drift: none beyond the trials' noise \(start x1\.00, middle x1\.00, end x1\.00/);
     for (const e of archive.capacite) assert.equal(e.derive_vue, null);
+  });
+
+  it('with 8% noise a trial: a steady machine folds almost nothing, a 25% drop halfway widens and is said, in each of 5 seeds', async (t) => {
+    for (const seed of SEEDS) {
+      const noise = { logSd: 0.08, seed };
+      const steady = (await run(0, Number.POSITIVE_INFINITY, noise)).archive;
+      const dropped = (await run(0.25, Math.floor(trialsOf(steady) / 2), noise)).archive;
+      const [s, d] = [steady.derive, dropped.derive];
+      t.diagnostic(
+        `seed ${seed}: steady x${s?.bas.toFixed(3)}-x${s?.haut.toFixed(3)}, dropped x${d?.bas.toFixed(3)}-x${d?.haut.toFixed(3)}`,
+      );
+      assert.ok(s && d);
+      // Steady: the fold is shrunk to within 3% either way (an unshrunk one folds the thirds' chance spread).
+      assert.ok(s.bas >= 0.97 && s.haut <= 1.03, `seed ${seed}, steady: x${s.bas} to x${s.haut}; ${s.phrase}`);
+      assert.match(s.phrase, /^Drift: (none beyond|within) the trials' noise/, `seed ${seed}`);
+      // Dropped: folded down toward the slow half (at 0.9 of the run's mean, the fast half at 1.15), and said.
+      assert.ok(d.bas <= 0.92, `seed ${seed}, dropped: x${d.bas}; ${d.phrase}`);
+      assert.match(d.phrase, /^Drift: this machine's speed moved \d+% during the run/, `seed ${seed}`);
+      const lows = (a: CapacityArchive): number[] => a.capacite.map((e) => e.prevision?.[0] ?? Number.NaN);
+      assert.ok(
+        lows(dropped).some((x, i) => x < (lows(steady)[i] as number)),
+        `seed ${seed}: ${lows(dropped)} against ${lows(steady)}`,
+      );
+    }
   });
 });
 
@@ -94,7 +128,9 @@ describe('an edge that moves down late', () => {
     const e = archive.capacite[0] as CapacityEntry;
     assert.equal(e.flux_tenu_essais, 8, e.phrase);
     const heldRounds = (k: number) =>
-      [...new Set(archive.essais.filter((t) => t.tenu && t.flux === k).map((t) => t.manche))].sort();
+      [
+        ...new Set(archive.essais.filter((t) => t.but !== 'reference' && t.tenu && t.flux === k).map((t) => t.manche)),
+      ].sort();
     assert.deepEqual([heldRounds(8), heldRounds(9), heldRounds(10)], [[1, 5, 6], [1], [1, 2]], e.phrase);
     assert.deepEqual([e.essais_manquants, e.prevision !== null], [0, true], e.phrase);
     assert.match(
@@ -123,7 +159,7 @@ describe('a layout that cannot be the best', () => {
       slow?.dropped ?? '',
       /^after round 3 its live speed x[\d.]+ \[[\d.]+, [\d.]+\] lay wholly below one process per stream/,
     );
-    const mine = archive.essais.filter((t) => t.disposition === slow?.name);
+    const mine = archive.essais.filter((t) => t.disposition === slow?.name && t.but !== 'reference');
     assert.ok(mine.length > 0 && mine.every((t) => t.manche <= 3), mine.map((t) => t.manche).join());
     // It still lacked its fourth round, and took none: the other layout ran round 4.
     assert.ok((slow?.search.missing(() => 4).length ?? 0) > 0);
