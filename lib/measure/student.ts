@@ -4,7 +4,7 @@
  * its continued fraction (Lentz), the quantile by bisection: both small, both tested on table values.
  */
 
-function logGamma(x: number): number {
+export function logGamma(x: number): number {
   // Lanczos approximation (g = 7, 9 terms), accurate to ~1e-13 for x > 0.
   const c = [
     0.9999999999998099, 676.5203681218851, -1259.1392167224028, 771.3234287776531, -176.6150291621406,

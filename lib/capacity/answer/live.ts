@@ -127,10 +127,12 @@ export function prediction(p: PredictionInput): [number, number] | null {
   // trial 1.96 sd below a slow rerun's mean still makes x1 for each of `held` listeners.
   const slowTrial = Math.exp(s.logMean - spread + down - NORMAL_975 * (p.trialLogSd ?? s.logSd));
   const low = Math.max(0, Math.min(at(-spread + down), slowTrial >= p.held ? p.answer : p.held - 1, p.answer));
-  // Up, S alone bounds it: a rerun's staircase may hold more than this one's did, never more than its pace allows.
+  // Up, S alone bounds it: a rerun's staircase may hold more than this one's did, never more than its pace allows; a
+  // drift between runs measured beyond the assumed one moves the rerun's staircase too (history.ts).
+  const extra = Math.max(0, between - NORMAL_975 * Math.SQRT2 * DEFAULT_DRIFT_SD);
   const high = Math.min(
     p.cap,
-    Math.max(p.answer, Math.min(at(spread + up), p.held + 2 + Math.floor(p.held * (noise + up)))),
+    Math.max(p.answer, Math.min(at(spread + up), p.held + 2 + Math.floor(p.held * (noise + up + extra)))),
   );
   return [low, high];
 }

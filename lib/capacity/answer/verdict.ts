@@ -309,7 +309,8 @@ export function betweenRunsWords(entries: readonly CapacityEntry[]): string {
       e.derive_entre_runs > DEFAULT_DRIFT_SD,
   );
   return measured
-    ? `Reruns: a rerun's speed within ${share}% of this run's either way, as ${plural(runs, 'earlier run')} here measured it.`
+    ? `Reruns: a rerun's speed within ${share}% of this run's either way, at the upper bound (80%) of what ` +
+        `${plural(runs, 'earlier run')} here and this one measured.`
     : `Reruns: a rerun's speed assumed within ${share}% of this run's either way (not measured here: two earlier runs ` +
         'of this workload in --out-dir measure it; this VM has moved more between runs minutes apart).';
 }

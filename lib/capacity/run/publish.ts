@@ -109,7 +109,7 @@ function historyWords(h: History | undefined, outDir: string): string[] {
       `History: 1 earlier run ${where}; from 2 on, their spread between runs widens each rerun range where it passes the assumed 5%.`,
     ];
   return [
-    `History: ${h.files.length} earlier runs ${where}: each rerun range allows the drift between them where it passes the assumed 5%.`,
+    `History: ${h.files.length} earlier runs ${where}: each rerun range allows the upper bound (80%) of the drift between them where it passes the assumed 5%.`,
   ];
 }
 

@@ -100,7 +100,7 @@ describe('what a rerun range assumes between runs, said', () => {
     const measured = e({ derive_entre_runs: 0.12, derive_entre_runs_mesuree: 0.12, derive_entre_runs_runs: 2 });
     assert.equal(
       betweenRunsWords([measured, e({})]),
-      "Reruns: a rerun's speed within 39% of this run's either way, as 2 earlier runs here measured it.",
+      "Reruns: a rerun's speed within 39% of this run's either way, at the upper bound (80%) of what 2 earlier runs here and this one measured.",
     );
     // Measured, but below the assumed 5%: the assumption stands and is said as one.
     assert.match(
