@@ -230,7 +230,9 @@ export function capacityEntry(s: Sweep, trials: TrialRecord[], x: EntryContext):
   const proofs = tallies(mine, x.limitMs);
   const driftSd = x.driftSd ?? DEFAULT_DRIFT_SD;
   const f = liveFigures(s, mine, { driftSd, ...(x.seen ? { seen: x.seen } : {}) });
-  const short = roundsShort(mine, f.held);
+  // Published on MIN_ROUNDS rounds: of whole trials held at the answer or above, and of S at its edge, which the answer's
+  // pace and the rerun range rest on (a default run on the slow VM published one on 2: S [8.5, 112.7], "plan on 1").
+  const short = Math.max(roundsShort(mine, f.held), f.held > 0 && f.speed ? MIN_ROUNDS - f.speed.n : 0);
   const { a, held } = f;
   const b = Math.min(a, s.search.heldInBound());
   // The no-gap evidence is that of the K every whole trial held: where the pace lowers the answer below it, the
