@@ -2,7 +2,7 @@
  * The chi-square distribution, for an upper confidence bound on a variance read from a few runs: the regularized lower
  * incomplete gamma by its power series (the quantiles this tool asks for are small), the quantile by bisection.
  */
-import { logGamma } from './student.js';
+import { bisectQuantile, logGamma } from './student.js';
 
 /** P(a, x), the regularized lower incomplete gamma function. */
 function lowerGamma(a: number, x: number): number {
@@ -26,13 +26,5 @@ export function chiSquareCdf(x: number, df: number): number {
 export function chiSquareQuantile(p: number, df: number): number {
   if (!(p > 0 && p < 1)) throw new RangeError(`a quantile's probability must be between 0 and 1, got ${p}`);
   if (!(df > 0)) throw new RangeError(`degrees of freedom must be > 0, got ${df}`);
-  let lo = 0;
-  let hi = Math.max(1, df);
-  while (chiSquareCdf(hi, df) < p) hi *= 2;
-  for (let i = 0; i < 200 && hi - lo > 1e-12 * hi; i += 1) {
-    const mid = (lo + hi) / 2;
-    if (chiSquareCdf(mid, df) < p) lo = mid;
-    else hi = mid;
-  }
-  return (lo + hi) / 2;
+  return bisectQuantile((x) => chiSquareCdf(x, df), p, Math.max(1, df));
 }

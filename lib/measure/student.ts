@@ -60,15 +60,20 @@ export function studentQuantile(p: number, df: number): number {
   if (!(p > 0 && p < 1)) throw new RangeError(`a quantile's probability must be between 0 and 1, got ${p}`);
   if (!(df > 0)) throw new RangeError(`degrees of freedom must be > 0, got ${df}`);
   if (p < 0.5) return -studentQuantile(1 - p, df);
+  return bisectQuantile((x) => studentCdf(x, df), p, 1);
+}
+
+/** The x >= 0 where an increasing `cdf` reaches `p`, by bisection from [0, `hi`] (doubled until it holds x). */
+export function bisectQuantile(cdf: (x: number) => number, p: number, hi: number): number {
   let lo = 0;
-  let hi = 1;
-  while (studentCdf(hi, df) < p) hi *= 2;
-  for (let i = 0; i < 200 && hi - lo > 1e-12 * hi; i += 1) {
-    const mid = (lo + hi) / 2;
-    if (studentCdf(mid, df) < p) lo = mid;
-    else hi = mid;
+  let top = hi;
+  while (cdf(top) < p) top *= 2;
+  for (let i = 0; i < 200 && top - lo > 1e-12 * top; i += 1) {
+    const mid = (lo + top) / 2;
+    if (cdf(mid) < p) lo = mid;
+    else top = mid;
   }
-  return (lo + hi) / 2;
+  return (lo + top) / 2;
 }
 
 /** Two-sided p-value of a t statistic. */
