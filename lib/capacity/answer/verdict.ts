@@ -170,14 +170,15 @@ function liveFigures(s: Sweep, mine: TrialRecord[], x: { driftSd: number; seen?:
  * Rounds still missing before an answer at `held` is published (0: enough). Support counts every round with a whole
  * trial, its controls held, at `held` or above that served its listeners with no gap and at pace: one that served
  * more shows `held` too (the staircase's own assumption), so an edge that moves down late keeps the rounds above it.
- * Several trials in one round's turn share its workers: they count once.
+ * Several trials in one round's turn share its workers: they count once. S at the edge (`speedRounds`, its rounds)
+ * must rest on as many: the answer's pace and its rerun range rest on it.
  */
-export function roundsShort(mine: readonly TrialRecord[], held: number): number {
+export function roundsShort(mine: readonly TrialRecord[], held: number, speedRounds: number | null = null): number {
   if (held === 0) return 0;
   const rounds = new Set(
     mine.filter((t) => t.controle_tenu && t.but === 'sans_trou' && t.tenu && t.flux >= held).map((t) => t.manche),
   );
-  return Math.max(0, MIN_ROUNDS - rounds.size);
+  return Math.max(0, MIN_ROUNDS - rounds.size, speedRounds === null ? 0 : MIN_ROUNDS - speedRounds);
 }
 
 /** Held is 0, yet some whole trial at K >= 1 served every listener without a gap: never said as "0". */
@@ -230,9 +231,8 @@ export function capacityEntry(s: Sweep, trials: TrialRecord[], x: EntryContext):
   const proofs = tallies(mine, x.limitMs);
   const driftSd = x.driftSd ?? DEFAULT_DRIFT_SD;
   const f = liveFigures(s, mine, { driftSd, ...(x.seen ? { seen: x.seen } : {}) });
-  // Published on MIN_ROUNDS rounds: of whole trials held at the answer or above, and of S at its edge, which the answer's
-  // pace and the rerun range rest on (a default run on the slow VM published one on 2: S [8.5, 112.7], "plan on 1").
-  const short = Math.max(roundsShort(mine, f.held), f.held > 0 && f.speed ? MIN_ROUNDS - f.speed.n : 0);
+  // A default run on the slow VM published an answer on 2 rounds of S: S [8.5, 112.7], "plan on 1".
+  const short = roundsShort(mine, f.held, f.speed?.n ?? null);
   const { a, held } = f;
   const b = Math.min(a, s.search.heldInBound());
   // The no-gap evidence is that of the K every whole trial held: where the pace lowers the answer below it, the

@@ -124,6 +124,13 @@ describe('what publishes an answer: rounds, the independent unit', () => {
     assert.equal(roundsShort([...weak, held(4, 4)], 4), 2);
     assert.equal(roundsShort([], 0), 0);
   });
+
+  it('S at the edge must rest on as many rounds: held in 3, S read on 2, one short', () => {
+    const three = [held(4, 1), held(4, 2), held(4, 3)];
+    assert.equal(roundsShort(three, 4, 3), 0);
+    assert.equal(roundsShort(three, 4, 2), 1);
+    assert.equal(roundsShort(three, 4, null), 0, 'no S (a server that measured none): the trials alone');
+  });
 });
 
 describe('a trial with no gap heard but behind real time', () => {
