@@ -99,7 +99,18 @@ export interface PredictionInput {
   seen?: { lowLog: number; highLog: number };
   /** The sd of log S between the edge's single trials: how far one trial of a rerun may fall below its mean. */
   trialLogSd?: number;
+  /** Two-sided coverage; PREDICTION_COVERAGE when absent (planCoverage for the number to plan on). */
+  coverage?: number;
 }
+
+/**
+ * The coverage at which each of a voice's `layouts` low ends is read so that all hold at once with PREDICTION_COVERAGE
+ * (Bonferroni): the highest of them is then a number to plan on, the choice of layout accounted for.
+ */
+export const planCoverage = (layouts: number): number => 1 - (1 - PREDICTION_COVERAGE) / Math.max(1, layouts);
+
+/** The normal distribution's quantile: Student's t with a million degrees of freedom agrees with it to 1e-5. */
+const normalQuantile = (p: number): number => (Math.abs(p - 0.975) < 1e-12 ? NORMAL_975 : studentQuantile(p, 1e6));
 
 /**
  * The answers a rerun of the same workload may give, at PREDICTION_COVERAGE: a rerun's mean log S
@@ -115,8 +126,10 @@ export function prediction(p: PredictionInput): [number, number] | null {
   const drift = p.driftSd ?? DEFAULT_DRIFT_SD;
   // The trials' part is estimated (t with n - 1 degrees of freedom), the drift assumed known (normal): each at the
   // coverage's quantile, added in quadrature.
-  const noise = studentQuantile(1 - (1 - PREDICTION_COVERAGE) / 2, s.n - 1) * s.logSd * Math.sqrt(2 / s.n);
-  const between = NORMAL_975 * Math.SQRT2 * drift;
+  const tail = 1 - (1 - (p.coverage ?? PREDICTION_COVERAGE)) / 2;
+  const z = normalQuantile(tail);
+  const noise = studentQuantile(tail, s.n - 1) * s.logSd * Math.sqrt(2 / s.n);
+  const between = z * Math.SQRT2 * drift;
   const spread = Math.sqrt(noise ** 2 + between ** 2);
   // A rerun's own lower bound sits this far below its mean, as this run's does.
   const own = s.logMean - Math.log(s.low);
@@ -125,11 +138,11 @@ export function prediction(p: PredictionInput): [number, number] | null {
   const up = Math.max(0, p.seen?.highLog ?? 0);
   // A rerun's staircase stops below this K when one trial there fails: it is not taken one down only where even a
   // trial 1.96 sd below a slow rerun's mean still makes x1 for each of `held` listeners.
-  const slowTrial = Math.exp(s.logMean - spread + down - NORMAL_975 * (p.trialLogSd ?? s.logSd));
+  const slowTrial = Math.exp(s.logMean - spread + down - z * (p.trialLogSd ?? s.logSd));
   const low = Math.max(0, Math.min(at(-spread + down), slowTrial >= p.held ? p.answer : p.held - 1, p.answer));
   // Up, S alone bounds it: a rerun's staircase may hold more than this one's did, never more than its pace allows; a
   // drift between runs measured beyond the assumed one moves the rerun's staircase too (history.ts).
-  const extra = Math.max(0, between - NORMAL_975 * Math.SQRT2 * DEFAULT_DRIFT_SD);
+  const extra = Math.max(0, between - z * Math.SQRT2 * DEFAULT_DRIFT_SD);
   const high = Math.min(
     p.cap,
     Math.max(p.answer, Math.min(at(spread + up), p.held + 2 + Math.floor(p.held * (noise + up + extra)))),

@@ -73,20 +73,25 @@ export function planOn(
   const yours = conditions?.synthetic ? "; a stand-in's figure: put your voice in voices/" : '';
   const within = `${words ? `; ${words}` : ''}${yours}`;
   const ok = entries.filter(published);
-  // The layouts the best may be, by live speed (contenders), published; the least of their low ends is planned on,
-  // so picking the luckiest of several noisy bounds is no plan. Without them (no speeds given): every published one.
+  // Each layout's low end read so that all of the voice's hold at once (plan_bas, planCoverage): the highest of them is
+  // safe to plan on, the choice of layout accounted for, and a layout short of rounds (a wide range) is simply not it.
+  // Archives before 2026-12-05 have no plan_bas: the least of the contenders' low ends, as they planned.
+  const simultaneous = ok.filter((e) => e.plan_bas !== undefined && e.plan_bas !== null);
+  const low = (e: CapacityEntry): number => e.plan_bas ?? (e.prevision as [number, number])[0];
   const among = contenders ? ok.filter((e) => contenders.includes(e.disposition)) : [];
-  // None of them published: the least of every published layout's, as conservative.
-  const pool = among.length > 0 ? among : ok;
-  const chosen = [...pool].sort(
+  const pool = simultaneous.length > 0 ? simultaneous : among.length > 0 ? among : ok;
+  const best = [...pool].sort(
     (a, b) =>
-      (a.prevision as [number, number])[0] - (b.prevision as [number, number])[0] ||
-      a.flux_max_sans_trou - b.flux_max_sans_trou,
-  );
-  const best = chosen[0];
-  const others = among.length > 1 ? among.length - 1 : 0;
+      (simultaneous.length > 0 ? low(b) - low(a) : low(a) - low(b)) || a.flux_max_sans_trou - b.flux_max_sans_trou,
+  )[0];
+  const others = simultaneous.length > 0 ? 0 : among.length > 1 ? among.length - 1 : 0;
   const or = others > 0 ? ` or ${plural(others, 'other')}` : '';
-  const apart = others > 0 ? '; not told apart by live speed: the least of their low ends' : '';
+  const apart =
+    simultaneous.length > 1
+      ? `; the highest of ${simultaneous.length} layouts' low ends read to hold at once`
+      : others > 0
+        ? '; not told apart by live speed: the least of their low ends'
+        : '';
   if (!best)
     return {
       voix: voice,
@@ -97,24 +102,25 @@ export function planOn(
       phrase: noPlan(voiceLabel, entries) + said,
       ligne: noPlan(voiceLabel, entries) + said,
     };
-  const [low, high] = best.prevision as [number, number];
-  const range = `this run: ${best.flux_max_sans_trou}; a rerun may answer ${low} to ${high}`;
+  const high = (best.prevision as [number, number])[1];
+  const planned = low(best);
+  const range = `this run: ${best.flux_max_sans_trou}; a rerun may answer ${(best.prevision as [number, number])[0]} to ${high}`;
   const head =
-    low >= 1
-      ? `${voiceLabel}: plan on ${plural(low, 'live listener')} with ${best.disposition}${or}`
+    planned >= 1
+      ? `${voiceLabel}: plan on ${plural(planned, 'live listener')} with ${best.disposition}${or}`
       : `${voiceLabel}: no number to plan on: with ${best.disposition}${or}, a rerun may not serve even one`;
   const line = `${head}${said}`;
   const phrase =
-    low >= 1
+    planned >= 1
       ? `${head} (${range}${apart}${within})`
       : `${voiceLabel}: no number to plan on: ${best.disposition} served ${best.flux_max_sans_trou} here, ` +
         `but a rerun may not serve even one (${range}${within})`;
   return {
     voix: voice,
-    flux: low >= 1 ? low : null,
+    flux: planned >= 1 ? planned : null,
     disposition: best.disposition,
     ce_run: best.flux_max_sans_trou,
-    prevision: [low, high],
+    prevision: [planned, high],
     phrase,
     ligne: line,
   };

@@ -21,6 +21,7 @@ import {
   edgeTrials,
   headroom,
   liveAnswer,
+  planCoverage,
   prediction,
   type SpeedEstimate,
 } from './live.js';
@@ -123,6 +124,8 @@ export interface EntryContext {
   driftRuns?: number;
   /** The drift this run saw (drift.ts), folded into what a rerun may answer. */
   seen?: { lowLog: number; highLog: number };
+  /** How many layouts of this voice the number to plan on is chosen among (planCoverage). */
+  layouts?: number;
 }
 
 /** Rounds an answer needs, each with a whole trial held at its K or above, before it is published. */
@@ -142,27 +145,33 @@ function borneOf(s: Sweep): CapacityEntry['borne'] {
 }
 
 /** The live figures of an entry: S at the edge, the answer it confirms, the headroom, the prediction. */
-function liveFigures(s: Sweep, mine: TrialRecord[], x: { driftSd: number; seen?: EntryContext['seen'] }) {
+function liveFigures(
+  s: Sweep,
+  mine: TrialRecord[],
+  x: { driftSd: number; seen?: EntryContext['seen']; layouts?: number },
+) {
   const held = s.search.held();
   const speed = edgeSpeed(mine, held);
   const a = liveAnswer(held, speed);
   const edge = edgeTrials(mine, held);
   const trialLogSd = stdev(edge.map((t) => Math.log(t.debit_vivant as number)));
+  const input = {
+    answer: a,
+    held,
+    speed,
+    cap: s.search.cap,
+    driftSd: x.driftSd,
+    ...(x.seen ? { seen: x.seen } : {}),
+    ...(trialLogSd === null ? {} : { trialLogSd }),
+  };
   return {
     held,
     a,
     speed,
     edgeTrials: edge.length,
     room: headroom(speed, a),
-    forecast: prediction({
-      answer: a,
-      held,
-      speed,
-      cap: s.search.cap,
-      driftSd: x.driftSd,
-      ...(x.seen ? { seen: x.seen } : {}),
-      ...(trialLogSd === null ? {} : { trialLogSd }),
-    }),
+    forecast: prediction(input),
+    planLow: prediction({ ...input, coverage: planCoverage(x.layouts ?? 1) })?.[0] ?? null,
   };
 }
 
@@ -230,7 +239,11 @@ export function capacityEntry(s: Sweep, trials: TrialRecord[], x: EntryContext):
   const mine = trials.filter((t) => t.voix === s.voice && t.disposition === s.name);
   const proofs = tallies(mine, x.limitMs);
   const driftSd = x.driftSd ?? DEFAULT_DRIFT_SD;
-  const f = liveFigures(s, mine, { driftSd, ...(x.seen ? { seen: x.seen } : {}) });
+  const f = liveFigures(s, mine, {
+    driftSd,
+    ...(x.seen ? { seen: x.seen } : {}),
+    ...(x.layouts ? { layouts: x.layouts } : {}),
+  });
   // A default run on the slow VM published an answer on 2 rounds of S: S [8.5, 112.7], "plan on 1".
   const short = roundsShort(mine, f.held, f.speed?.n ?? null);
   const { a, held } = f;
@@ -269,6 +282,7 @@ export function capacityEntry(s: Sweep, trials: TrialRecord[], x: EntryContext):
     marge_ic95: f.room?.low != null && f.room.high != null ? [f.room.low, f.room.high] : null,
     prevision: f.forecast && short === 0 ? [f.forecast[0], f.forecast[1]] : null,
     prevision_couverture: PREDICTION_COVERAGE,
+    plan_bas: f.forecast && short === 0 ? f.planLow : null,
     derive_entre_runs: driftSd,
     derive_vue:
       x.seen && (x.seen.lowLog !== 0 || x.seen.highLog !== 0)

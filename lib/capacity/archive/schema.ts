@@ -174,6 +174,11 @@ export const CapacityEntrySchema = z.object({
   /** The answers (a) a rerun of the same workload may give, at the stated coverage (null: fewer than 2 whole trials at the edge). */
   prevision: interval,
   prevision_couverture: z.number().min(0).max(1),
+  /**
+   * prevision's low end read so that every layout of the voice holds at once (coverage 1 - 5% / layouts): the number to
+   * plan on is the highest of them (null: not published; absent: archives before 2026-12-05).
+   */
+  plan_bas: count.nullable().optional(),
   /** The drift of log S between runs the prediction allows (an assumption until summary measures it). */
   derive_entre_runs: z.number().nonnegative(),
   /**

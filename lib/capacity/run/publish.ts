@@ -136,6 +136,8 @@ export function capacityArchive(
       aloneMs: calibrations.get(s.voice)?.firstSentenceMs[s.layout.threads] ?? null,
       prebuffersMs: plan.prebuffersMs,
       seen: { lowLog: drift.lowLog, highLog: drift.highLog },
+      // The number to plan on is chosen among the voice's layouts: each low end is read so all hold at once.
+      layouts: sweeps.filter((o) => o.voice === s.voice).length,
       ...(driftSd ? { driftSd: driftSd.sd, driftRuns: driftSd.runs } : {}),
     });
   // With earlier runs here, the drift between runs is measured, not assumed, where it is the larger.

@@ -8,7 +8,14 @@
 import { Prng } from '../../../lib/core/prng.js';
 import { CapacitySearch } from '../../../lib/capacity/answer/search.js';
 import { driftOf, type DriftPoint } from '../../../lib/capacity/answer/drift.js';
-import { edgeSpeed, liveAnswer, prediction, roundLogSpeeds, speedEstimate } from '../../../lib/capacity/answer/live.js';
+import {
+  edgeSpeed,
+  liveAnswer,
+  planCoverage,
+  prediction,
+  roundLogSpeeds,
+  speedEstimate,
+} from '../../../lib/capacity/answer/live.js';
 import { bestLayout, contenders } from '../../../lib/capacity/answer/layouts.js';
 import { planOn } from '../../../lib/capacity/answer/plan-on.js';
 import type { CapacityEntry } from '../../../lib/capacity/archive/schema.js';
@@ -68,6 +75,8 @@ interface SimRun {
   /** Per layout, whether S's interval held the layout's true speed at the run's level (a steady run's only). */
   speedCovered: Array<boolean | null>;
   predictions: Array<[number, number] | null>;
+  /** Each layout's low end read so that all of them hold at once (planCoverage). */
+  planLows: Array<number | null>;
   seen: boolean;
   /** Answers resting on fewer than 3 rounds at their K or above. */
   thin: number;
@@ -138,7 +147,15 @@ export function simulateRun(p: Prng, m: SimMachine, v: SimVariant, phase: 'run' 
     steal: null,
   }));
   const drift = driftOf(points);
-  const out: SimRun = { answers: [], predictions: [], speedCovered: [], seen: drift.seen, thin: 0, byRound: [] };
+  const out: SimRun = {
+    answers: [],
+    predictions: [],
+    planLows: [],
+    speedCovered: [],
+    seen: drift.seen,
+    thin: 0,
+    byRound: [],
+  };
   searches.forEach((search, i) => {
     const held = search.held();
     const mine = trials.filter((x) => x.layout === i && (x.k === held || x.k === held + 1));
@@ -171,16 +188,16 @@ export function simulateRun(p: Prng, m: SimMachine, v: SimVariant, phase: 'run' 
     if (held > 0 && support.size < MIN_ROUNDS) out.thin += 1;
     out.answers.push(answer);
     out.byRound.push(roundLogSpeeds(records));
-    out.predictions.push(
-      prediction({
-        answer,
-        held,
-        speed,
-        cap: 64,
-        ...(v.foldDrift ? { seen: { lowLog: drift.lowLog, highLog: drift.highLog } } : {}),
-        ...(edge.length >= 2 ? { trialLogSd: stdev(edge.map((x) => Math.log(x.s))) ?? 0 } : {}),
-      }),
-    );
+    const input = {
+      answer,
+      held,
+      speed,
+      cap: 64,
+      ...(v.foldDrift ? { seen: { lowLog: drift.lowLog, highLog: drift.highLog } } : {}),
+      ...(edge.length >= 2 ? { trialLogSd: stdev(edge.map((x) => Math.log(x.s))) ?? 0 } : {}),
+    };
+    out.predictions.push(prediction(input));
+    out.planLows.push(prediction({ ...input, coverage: planCoverage(m.layouts.length) })?.[0] ?? null);
   });
   return out;
 }
@@ -253,57 +270,66 @@ export function wilson(share: number, n: number, z = 1.959964): [number, number]
 }
 
 /**
- * The number to plan on, chosen among a run's layouts: the run's rule (planOn over the layouts not told apart by live
- * speed, the least of their low ends), or the broken one (the highest low end of every layout: the luckiest of
- * several noisy bounds). Safe when a rerun of that layout answers at least the number.
+ * The number to plan on, chosen among a run's layouts: the run's rule (planOn: the highest of the layouts' low ends read
+ * so that all hold at once, planCoverage), the rule before 2026-12-05 (the least low end of the layouts not told apart
+ * by live speed), or the broken one (the highest 95% low end: the luckiest of several noisy bounds). Safe when a rerun
+ * of the layout named answers at least the number.
  */
 export function simulatePlanning(
   seed: number,
   m: SimMachine,
   runs: number,
-): { safe: number; brokenSafe: number; plans: number; meanPlan: number; brokenMeanPlan: number } {
+): {
+  safe: number;
+  brokenSafe: number;
+  leastSafe: number;
+  plans: number;
+  meanPlan: number;
+  brokenMeanPlan: number;
+  leastMeanPlan: number;
+} {
   const p = new Prng(seed);
   const v: SimVariant = { foldDrift: true };
-  let plans = 0;
-  let safe = 0;
-  let brokenSafe = 0;
-  let sum = 0;
-  let brokenSum = 0;
+  const n = { plans: 0, safe: 0, brokenSafe: 0, leastSafe: 0, sum: 0, brokenSum: 0, leastSum: 0 };
   for (let r = 0; r < runs; r += 1) {
     const a = simulateRun(p, m, v, 'run');
     const b = simulateRun(p, m, v, 'rerun');
     const name = (i: number): string => `layout ${i}`;
-    const entries = a.predictions.flatMap((pr, i) =>
-      pr
-        ? [
-            {
-              disposition: name(i),
-              prevision: pr,
-              essais_manquants: 0,
-              flux_max_sans_trou: a.answers[i] as number,
-              preuves: [],
-            } as unknown as CapacityEntry,
-          ]
-        : [],
-    );
+    const entryOf = (pr: [number, number], i: number, planLow?: number | null): CapacityEntry =>
+      ({
+        disposition: name(i),
+        prevision: pr,
+        essais_manquants: 0,
+        flux_max_sans_trou: a.answers[i] as number,
+        preuves: [],
+        ...(planLow === undefined ? {} : { plan_bas: planLow }),
+      }) as unknown as CapacityEntry;
+    const entries = a.predictions.flatMap((pr, i) => (pr ? [entryOf(pr, i, a.planLows[i] ?? null)] : []));
+    const older = a.predictions.flatMap((pr, i) => (pr ? [entryOf(pr, i)] : []));
     if (entries.length === 0) continue;
     const best = bestLayout(a.byRound.map((byRound, i) => ({ layout: name(i), byRound })));
-    const plan = planOn('v', 'v', entries, undefined, contenders(best));
+    const plan = planOn('v', 'v', entries);
+    const least = planOn('v', 'v', older, undefined, contenders(best));
     const greedy = [...entries].sort((x, y) => (y.prevision as number[])[0]! - (x.prevision as number[])[0]!)[0]!;
     const rerunOf = (layout: string | null): number => b.answers[Number((layout ?? '').split(' ')[1])] as number;
     const planned = plan.prevision?.[0] ?? 0;
+    const leastPlan = least.prevision?.[0] ?? 0;
     const greedyPlan = (greedy.prevision as [number, number])[0];
-    plans += 1;
-    sum += planned;
-    brokenSum += greedyPlan;
-    if (rerunOf(plan.disposition) >= planned) safe += 1;
-    if (rerunOf(greedy.disposition) >= greedyPlan) brokenSafe += 1;
+    n.plans += 1;
+    n.sum += planned;
+    n.leastSum += leastPlan;
+    n.brokenSum += greedyPlan;
+    if (rerunOf(plan.disposition) >= planned) n.safe += 1;
+    if (rerunOf(least.disposition) >= leastPlan) n.leastSafe += 1;
+    if (rerunOf(greedy.disposition) >= greedyPlan) n.brokenSafe += 1;
   }
   return {
-    safe: safe / plans,
-    brokenSafe: brokenSafe / plans,
-    plans,
-    meanPlan: sum / plans,
-    brokenMeanPlan: brokenSum / plans,
+    safe: n.safe / n.plans,
+    brokenSafe: n.brokenSafe / n.plans,
+    leastSafe: n.leastSafe / n.plans,
+    plans: n.plans,
+    meanPlan: n.sum / n.plans,
+    brokenMeanPlan: n.brokenSum / n.plans,
+    leastMeanPlan: n.leastSum / n.plans,
   };
 }

@@ -24,6 +24,22 @@ const entry = (disposition: string, a: number, prevision: [number, number] | nul
   }) as unknown as CapacityEntry;
 
 describe('the line a deployer reads first', () => {
+  it('plans on the highest of the low ends read to hold at once (plan_bas), a wide range not dragging it down', () => {
+    // A default run on the slow VM: one process per stream on too few rounds (3 to 33), the pool 12 to 18.
+    const stream = entry('one process per stream x 1 thread, free', 8, [3, 33], { plan_bas: 2 });
+    const pool = entry('pool of 2 processes x 1 thread, free', 16, [12, 18], { plan_bas: 11 });
+    const threads = entry('1 process x 2 threads, free', 13, [10, 17], { plan_bas: 9 });
+    const p = planOn('v', 'v', [stream, pool, threads], undefined, [stream.disposition, pool.disposition]);
+    assert.deepEqual([p.flux, p.disposition, p.prevision], [11, pool.disposition, [11, 18]]);
+    assert.equal(
+      p.phrase,
+      "v: plan on 11 live listeners with pool of 2 processes x 1 thread, free (this run: 16; a rerun may answer 12 to 18; the highest of 3 layouts' low ends read to hold at once)",
+    );
+    // An unpublished layout is not among them, whatever its plan_bas.
+    const short = { ...pool, essais_manquants: 1 };
+    assert.equal(planOn('v', 'v', [stream, short, threads]).flux, 9);
+  });
+
   it('plans on the low end of a rerun of the layout it names, with this run and the range, under 160 characters', () => {
     const free = entry('one process per stream x 1 thread, free', 10, [8, 12]);
     const pool = entry('pool of 2 processes x 1 thread, free', 11, [7, 15]);
