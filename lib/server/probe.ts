@@ -10,6 +10,7 @@ import { connectWyoming } from './wyoming/session.js';
 import { post, sentenceRequest, wavAudio } from './http/session.js';
 import { textOf, type ServerDescription } from './contract/session.js';
 import { readBody, styleWords, type HttpRequestStyle } from './http/session.js';
+import { timerMs } from '../core/timer.js';
 
 export type ServerTarget =
   | { protocol: 'wyoming'; host: string; port: number; address: string }
@@ -41,6 +42,12 @@ export function parseServerUrl(value: string): ServerTarget {
     throw new PiperParallelError(
       'USAGE',
       `--server takes no path, got "${textOf(u.pathname)}" (the client finds /synthesize or / itself); ${EXAMPLE}`,
+    );
+  // Neither is sent to the server: dropped without a word, the run would measure something else than asked.
+  if (u.search || u.hash)
+    throw new PiperParallelError(
+      'USAGE',
+      `--server takes no query or fragment, got "${textOf(u.search + u.hash)}" (neither is sent to the server); ${EXAMPLE}`,
     );
   // URL drops a scheme's default port (http's 80); tcp:// has none.
   const port = u.port === '' && protocol === 'http' ? 80 : Number(u.port);
@@ -137,7 +144,7 @@ function getJson(t: ServerTarget, path: string, timeoutMs: number, signal?: Abor
       }),
     );
     // The whole answer within the timeout: a server that trickles a byte at a time does not hold the probe.
-    const deadline = setTimeout(() => req.destroy(new Error('timeout')), timeoutMs);
+    const deadline = setTimeout(() => req.destroy(new Error('timeout')), timerMs(timeoutMs));
     req.on('close', () => clearTimeout(deadline));
     req.on('error', () => resolve(undefined));
   });

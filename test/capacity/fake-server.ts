@@ -29,7 +29,7 @@ export class FakeServer {
 
   link(): ServerLink {
     return {
-      open: (reply: (r: OpenReply) => void) =>
+      open: (reply: (r: OpenReply) => void) => {
         reply({
           state: 'open',
           session: {
@@ -40,7 +40,9 @@ export class FakeServer {
             },
             close: () => undefined,
           },
-        }),
+        });
+        return () => undefined;
+      },
     };
   }
 

@@ -40,7 +40,21 @@ describe('piper-parallel capacity --server, against test servers on loopback (re
     running.push(server);
     const { dir, args } = workload();
     // Three rounds: an answer is published only on 3 whole trials at its K.
-    const r = await cli(['capacity', '--server', server.url, '--max-streams', '6', '--rounds', '3', ...args], dir);
+    const r = await cli(
+      [
+        'capacity',
+        '--server',
+        server.url,
+        '--max-streams',
+        '6',
+        '--rounds',
+        '3',
+        '--server-timeout-s',
+        '2147483',
+        ...args,
+      ],
+      dir,
+    );
     assert.equal(r.status, 0, r.stderr);
     const a = CapacityArchiveSchema.parse(JSON.parse(r.stdout));
     const e = a.capacite[0];
@@ -85,7 +99,12 @@ describe('piper-parallel capacity --server, against test servers on loopback (re
     const server = await startHttpServer({ speed: 3.2, slots: 2, audioSeconds: 0.45, release: 'root-json' });
     running.push(server);
     const { dir, args } = workload();
-    const r = await cli(['capacity', '--server', server.url, '--max-streams', '8', '--rounds', '1', ...args], dir);
+    // The longest --server-timeout-s: every wait on it still holds (a timer past 2^31-1 ms fired at once: exit 3).
+    const longest = ['--server-timeout-s', '2147483'];
+    const r = await cli(
+      ['capacity', '--server', server.url, '--max-streams', '8', '--rounds', '1', ...longest, ...args],
+      dir,
+    );
     assert.equal(r.status, 0, r.stderr);
     const a = CapacityArchiveSchema.parse(JSON.parse(r.stdout));
     assert.deepEqual(

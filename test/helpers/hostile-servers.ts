@@ -23,7 +23,9 @@ export type HostileWyoming =
   /** never answers a synthesize: pings every 100 ms instead, forever. */
   | 'pings'
   /** answers describe with an event whose type carries an escape sequence. */
-  | 'evil-type';
+  | 'evil-type'
+  /** accepts the connection and never says anything, describe included. */
+  | 'silent';
 
 export type HostileHttp =
   /** a 200 whose body never ends. */
@@ -120,6 +122,7 @@ export function startHostileWyoming(kind: HostileWyoming): Promise<Hostile> {
     socket.on(
       'data',
       types((type) => {
+        if (kind === 'silent') return;
         if (type === 'describe' && kind === 'evil-type') return void socket.write(event(`info${INJECTION}`, {}));
         if (type === 'describe') return void socket.write(event('info', info(kind)));
         if (type !== 'synthesize') return;

@@ -265,7 +265,8 @@ function parseJsonText(body: string): string | undefined {
 
 function wav(seconds: number): Buffer {
   const dataBytes = Math.round(seconds * RATE) * 2;
-  const b = Buffer.alloc(44 + dataBytes);
+  // Speech is never exact zeros: zeros at the end would be read as silence the server added.
+  const b = Buffer.alloc(44 + dataBytes, 0x11);
   b.write('RIFF', 0, 'ascii');
   b.writeUInt32LE(36 + dataBytes, 4);
   b.write('WAVEfmt ', 8, 'ascii');

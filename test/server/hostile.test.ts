@@ -11,7 +11,8 @@ import { PiperParallelError } from '../../lib/core/errors.js';
 import { parseServerUrl, probeServer } from '../../lib/server/probe.js';
 import { wyomingLink } from '../../lib/server/wyoming/session.js';
 import { EventParser, encodeEvent } from '../../lib/server/wyoming/event.js';
-import { stillAnswering } from '../../lib/capacity/setup/server.js';
+import { serverVoice, stillAnswering } from '../../lib/capacity/setup/server.js';
+import { ServerAdapter } from '../../lib/capacity/worker/server-adapter.js';
 import type { ServerSession, StreamReply, SynthesisReply } from '../../lib/server/contract/session.js';
 import {
   INJECTION,
@@ -129,6 +130,35 @@ describe('a hostile Wyoming server', () => {
     assert.equal(s.connections(), 0, 'a connection left open would keep the process alive');
   });
 
+  it('a listener whose worker ends while the server has not said hello: its connection closed at once, not at the timeout', async () => {
+    const s = await hostile('silent');
+    const adapter = new ServerAdapter({
+      // Ten minutes: a connection left waiting for info would hold the process that long after the run.
+      link: wyomingLink(target(s.url), { now: () => performance.now(), replyTimeoutMs: 600_000 }),
+      now: () => performance.now(),
+      address: s.url,
+    });
+    const worker = adapter.spawn({ rang: 0, core: undefined });
+    worker.send({
+      type: 'init',
+      rang: 0,
+      voice: { name: 'server', onnxPath: '', config: serverVoice().config },
+      threads: 1,
+      prepared: {
+        sentences: [{ text: 'Bonjour.', phonemes: [], ids: [], phonemizeSeconds: 0 }],
+        phonemizeSeconds: 0,
+        missingPhonemes: {},
+      },
+      warmup: 0,
+      passes: 1,
+    });
+    for (let i = 0; i < 50 && s.connections() === 0; i += 1) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(s.connections(), 1, 'the connection was never made');
+    await worker.terminate();
+    for (let i = 0; i < 50 && s.connections() > 0; i += 1) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(s.connections(), 0, 'a connection waiting for info outlived its worker');
+  });
+
   it('a probe asked after Ctrl-C ends at once, as interrupted (a probe cut mid-answer: the HTTP trickle below)', async () => {
     const s = await hostile('pings');
     const c = new AbortController();
@@ -213,6 +243,10 @@ describe('--server URLs', () => {
     });
     assert.equal(parseServerUrl('http://127.0.0.1:80/').port, 80);
     assert.throws(() => parseServerUrl('tcp://127.0.0.1'), /--server needs a host and a port/);
+    assert.throws(
+      () => parseServerUrl('http://127.0.0.1:5000/?voice=fr#x'),
+      /--server takes no query or fragment, got "\?voice=fr#x" \(neither is sent to the server\)/,
+    );
   });
 });
 

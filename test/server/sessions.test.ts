@@ -4,7 +4,7 @@ import net from 'node:net';
 import { after, describe, it } from 'node:test';
 import type { ServerLink, StreamReply, SynthesisReply } from '../../lib/server/contract/session.js';
 import { wyomingLink } from '../../lib/server/wyoming/session.js';
-import { httpLink, type HttpRequestStyle } from '../../lib/server/http/session.js';
+import { httpLink, wavAudio, type HttpRequestStyle } from '../../lib/server/http/session.js';
 import { parseServerUrl, probeServer } from '../../lib/server/probe.js';
 import {
   startHttpServer,
@@ -223,5 +223,35 @@ describe('--server: read, then the server asked what it is', () => {
       probeServer(parseServerUrl(html.url), 'x', 2000),
       /POST \/synthesize \(JSON\) gave an answer that is not a WAV/,
     );
+  });
+});
+
+describe("an HTTP server's WAV", () => {
+  /** 16 kHz, 16-bit mono: `speech` seconds of non-zero samples, then `zeros` seconds of exact zeros. */
+  const wavOf = (speech: number, zeros: number): Buffer => {
+    const data = Buffer.concat([Buffer.alloc(speech * 32000, 0x11), Buffer.alloc(zeros * 32000)]);
+    const h = Buffer.alloc(44);
+    h.write('RIFF', 0, 'ascii');
+    h.writeUInt32LE(36 + data.length, 4);
+    h.write('WAVEfmt ', 8, 'ascii');
+    h.writeUInt32LE(16, 16);
+    h.writeUInt16LE(1, 20);
+    h.writeUInt16LE(1, 22);
+    h.writeUInt32LE(16000, 24);
+    h.writeUInt32LE(32000, 28);
+    h.writeUInt16LE(2, 32);
+    h.writeUInt16LE(16, 34);
+    h.write('data', 36, 'ascii');
+    h.writeUInt32LE(data.length, 40);
+    return Buffer.concat([h, data]);
+  };
+
+  it('keeps the silence a server added at its end apart from speech, as a Wyoming pair does; a quiet end under 20 ms is speech', () => {
+    const added = wavAudio(wavOf(0.5, 0.25));
+    assert.ok(typeof added !== 'string', String(added));
+    assert.deepEqual([added.audioSeconds, added.silenceSeconds], [0.75, 0.25]);
+    const quiet = wavAudio(wavOf(0.5, 0.01));
+    assert.ok(typeof quiet !== 'string');
+    assert.equal(quiet.silenceSeconds, 0);
   });
 });

@@ -13,6 +13,7 @@ import type { VoiceInfo } from '../../voice/load.js';
 import type { VoiceConfig } from '../../voice/format/config.js';
 import type { PreparedText } from '../../voice/text.js';
 import type { Layout } from '../trial/layouts.js';
+import { timerMs } from '../../core/timer.js';
 
 export const SERVER_VOICE = 'server';
 export const SERVER_LAYOUT: Layout = { workers: 'K', threads: 1, pinned: false, isolation: 'server' };
@@ -43,26 +44,40 @@ export async function resolveServer(
   };
 }
 
-/** Asks the server once more after the run: is it still answering? */
-export function stillAnswering(h: ServerHandle, sampleText: string, timeoutMs: number): Promise<boolean> {
+/** Asks the server once more after the run: is it still answering? Ctrl-C ends the wait (false). */
+export function stillAnswering(
+  h: ServerHandle,
+  sampleText: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<boolean> {
   return new Promise((resolve) => {
+    if (signal?.aborted) return resolve(false);
     let session: ServerSession | undefined;
+    // Set once the open is asked for; finish may run before (an open that fails at once).
+    const opened: { close?: () => void } = {};
     let over = false;
     const finish = (answered: boolean): void => {
       if (over) return;
       over = true;
       clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
       // Closed whatever happened: a server that pings or trickles must not keep the process from exiting.
       session?.close();
+      opened.close?.();
       resolve(answered);
     };
-    const timer = setTimeout(() => finish(false), timeoutMs + 1000);
-    h.link(() => performance.now()).open((r) => {
-      if (r.state === 'failed') return finish(false);
-      session = r.session;
-      if (over) return session.close();
-      r.session.synthesize(sampleText, (x) => finish(x.state === 'done'));
-    });
+    const timer = setTimeout(() => finish(false), timerMs(timeoutMs + 1000));
+    const onAbort = (): void => finish(false);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    opened.close = h
+      .link(() => performance.now())
+      .open((r) => {
+        if (r.state === 'failed') return finish(false);
+        session = r.session;
+        if (over) return session.close();
+        r.session.synthesize(sampleText, (x) => finish(x.state === 'done'));
+      });
   });
 }
 

@@ -3,6 +3,7 @@
  * virtual one runs events in time order without waiting, so a trial driven by fake workers gives
  * figures that can be computed by hand (tests).
  */
+import { timerMs } from '../../core/timer.js';
 import { monotonicMs } from '../../measure/clock.js';
 
 export interface Timers {
@@ -19,7 +20,7 @@ export interface RealTimers extends Timers {
 export type Wake = (fn: () => void, ms: number) => () => void;
 
 const wakeAfter: Wake = (fn, ms) => {
-  const t = setTimeout(fn, ms);
+  const t = setTimeout(fn, timerMs(ms));
   return () => clearTimeout(t);
 };
 

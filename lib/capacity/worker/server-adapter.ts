@@ -34,6 +34,8 @@ class ServerWorker implements StreamWorker {
   readonly pid = undefined;
   readonly exited: Promise<WorkerExit>;
   private session: ServerSession | undefined;
+  /** Closes the connection this worker opened, answered or not. */
+  private closeOpen: (() => void) | undefined;
   private texts: string[] = [];
   private readonly listeners: Array<(m: WorkerMessage) => void> = [];
   private gone = false;
@@ -65,7 +67,7 @@ class ServerWorker implements StreamWorker {
     if (m.type === 'init') {
       this.texts = m.prepared.sentences.map((s) => s.text);
       const t0 = this.o.now();
-      this.o.link.open((r) => {
+      this.closeOpen = this.o.link.open((r) => {
         if (this.gone) return r.state === 'open' ? r.session.close() : undefined;
         if (r.state === 'failed') return this.failed(r.message);
         this.session = r.session;
@@ -125,6 +127,7 @@ class ServerWorker implements StreamWorker {
     if (!this.gone) {
       this.gone = true;
       this.session?.close();
+      this.closeOpen?.();
       this.markExited({ code: 0, signal: null });
     }
     return this.exited;

@@ -37,6 +37,20 @@ export type StreamReply =
 /** Trailing zeros shorter than this are a quiet end of speech, not silence a server added (the gap tolerance). */
 export const SILENCE_MIN_MS = 20;
 
+/** Zero bytes at the end of `b`, and whether all of it is zeros (read from the end: speech stops it at once). */
+export function zeroTail(b: Uint8Array): { bytes: number; all: boolean } {
+  let i = b.length - 1;
+  while (i >= 0 && b[i] === 0) i -= 1;
+  return { bytes: b.length - 1 - i, all: i < 0 };
+}
+
+/** Speech is never exact zeros: trailing zeros, in whole frames and from SILENCE_MIN_MS, are silence a server added. */
+export function addedSilenceSeconds(zeroBytes: number, f: AudioFormat): number {
+  const frame = f.width * f.channels;
+  const silence = (Math.floor(zeroBytes / frame) * frame) / (f.rate * frame);
+  return silence * 1000 >= SILENCE_MIN_MS ? silence : 0;
+}
+
 export interface ServerSession {
   /** Ask for one sentence; `reply` is called exactly once. One request at a time per session. */
   synthesize(text: string, reply: (r: SynthesisReply) => void): void;
@@ -54,7 +68,11 @@ export type OpenReply = { state: 'open'; session: ServerSession } | { state: 'fa
 
 /** Opens sessions to one server. */
 export interface ServerLink {
-  open(reply: (r: OpenReply) => void): void;
+  /**
+   * Opens one; the returned cancel closes what this open made, opened or not (a connection still waiting for the
+   * server's hello must not outlive the worker that asked for it, nor keep the process up to its timeout).
+   */
+  open(reply: (r: OpenReply) => void): () => void;
 }
 
 /** What the server said of itself when probed, as the archive keeps it. */

@@ -7,13 +7,16 @@ import http from 'node:http';
 import { parseWavHeader } from '../../voice/format/wav.js';
 import { preview } from '../wyoming/event.js';
 import {
+  addedSilenceSeconds,
   plausibleFormat,
+  zeroTail,
   type AudioFormat,
   type OpenReply,
   type ServerLink,
   type ServerSession,
   type SynthesisReply,
 } from '../contract/session.js';
+import { timerMs } from '../../core/timer.js';
 
 /**
  * How a release of Piper's HTTP server takes a sentence, read in each release's code: piper1-gpl from 1.5
@@ -43,7 +46,7 @@ export interface HttpLinkOptions {
 }
 
 /** A WAV's format and audio seconds, or why it is not one. */
-export function wavAudio(body: Buffer): { format: AudioFormat; audioSeconds: number } | string {
+export function wavAudio(body: Buffer): { format: AudioFormat; audioSeconds: number; silenceSeconds: number } | string {
   let h;
   try {
     h = parseWavHeader(body);
@@ -56,7 +59,9 @@ export function wavAudio(body: Buffer): { format: AudioFormat; audioSeconds: num
     return `an implausible audio format: a WAV with ${h.bitsPerSample} bits, ${h.sampleRate} Hz, ${h.channels} channel(s)`;
   // A streaming writer may leave the data size at 0 or 0xffffffff: the bytes that came are the audio.
   const bytes = Math.min(body.length - 44, h.dataBytes > 0 && h.dataBytes < 0xffffffff ? h.dataBytes : body.length);
-  return { format, audioSeconds: bytes / (format.rate * format.width * format.channels) };
+  // Silence the server added at the end is kept apart from speech, as a Wyoming server's is.
+  const silenceSeconds = addedSilenceSeconds(zeroTail(body.subarray(44, 44 + bytes)).bytes, format);
+  return { format, audioSeconds: bytes / (format.rate * format.width * format.channels), silenceSeconds };
 }
 
 /** The most a sentence's WAV may weigh: a minute of 48 kHz 16-bit stereo is 11 MB. */
@@ -122,7 +127,7 @@ export function post(
     const err = new Error(`no whole answer within ${Math.round(timeoutMs / 1000)} s`);
     end(err);
     req.destroy(err);
-  }, timeoutMs);
+  }, timerMs(timeoutMs));
   req.on('error', (err) =>
     end(err.message.startsWith('no whole answer') ? err : new Error(`the request failed: ${err.message}`)),
   );
@@ -175,9 +180,19 @@ class HttpSession implements ServerSession {
 
 export function httpLink(t: HttpTarget, o: HttpLinkOptions): ServerLink {
   return {
-    open(reply: (r: OpenReply) => void): void {
+    open(reply: (r: OpenReply) => void): () => void {
       // HTTP has no handshake: the session's connection opens with its first request.
-      queueMicrotask(() => reply({ state: 'open', session: new HttpSession(t, o) }));
+      let session: HttpSession | undefined;
+      let cancelled = false;
+      queueMicrotask(() => {
+        if (cancelled) return;
+        session = new HttpSession(t, o);
+        reply({ state: 'open', session });
+      });
+      return () => {
+        cancelled = true;
+        session?.close();
+      };
     },
   };
 }

@@ -20,8 +20,10 @@ import {
   type SynthesisReply,
   type AudioPair,
   type StreamReply,
-  SILENCE_MIN_MS,
+  addedSilenceSeconds,
+  zeroTail,
 } from '../contract/session.js';
+import { timerMs } from '../../core/timer.js';
 
 export interface WyomingTarget {
   host: string;
@@ -99,7 +101,7 @@ class Connection {
     this.waiter = fn;
     this.timer = setTimeout(
       () => this.fail(new Error(`no ${what} within ${Math.round(this.timeoutMs / 1000)} s`)),
-      Math.max(0, withinMs),
+      timerMs(withinMs),
     );
   }
 
@@ -131,13 +133,6 @@ class Connection {
   }
 }
 
-/** Zero bytes at the end of `b`, and whether all of it is zeros (read from the end: speech stops it at once). */
-function zeroTail(b: Buffer): { bytes: number; all: boolean } {
-  let i = b.length - 1;
-  while (i >= 0 && b[i] === 0) i -= 1;
-  return { bytes: b.length - 1 - i, all: i < 0 };
-}
-
 /** One audio pair as it comes: its format, its bytes, and the exact-zero run at its end. */
 class PairAudio {
   format: AudioFormat | null = null;
@@ -160,12 +155,7 @@ class PairAudio {
   }
 
   seconds(f: AudioFormat): { audioSeconds: number; silenceSeconds: number } {
-    const frame = f.width * f.channels;
-    const silence = (Math.floor(this.zeros / frame) * frame) / bytesPerSecond(f);
-    return {
-      audioSeconds: this.bytes / bytesPerSecond(f),
-      silenceSeconds: silence * 1000 >= SILENCE_MIN_MS ? silence : 0,
-    };
+    return { audioSeconds: this.bytes / bytesPerSecond(f), silenceSeconds: addedSilenceSeconds(this.zeros, f) };
   }
 }
 
@@ -320,10 +310,11 @@ export function connectWyoming(
 
 export function wyomingLink(t: WyomingTarget, o: LinkOptions): ServerLink {
   return {
-    open(reply: (r: OpenReply) => void): void {
-      connectWyoming(t, o, (r) =>
+    open(reply: (r: OpenReply) => void): () => void {
+      const c = connectWyoming(t, o, (r) =>
         reply(r.state === 'open' ? { state: 'open', session: new WyomingSession(r.c, o.now) } : r),
       );
+      return () => c.fail(new Error('closed'));
     },
   };
 }

@@ -4,6 +4,7 @@
  * delays in the wrong order (2 runs in 200 of 60 timers 2.25 ms apart), which sent a server "à 3 bientôt. pommes"
  * for "à bientôt. 3 pommes".
  */
+import { timerMs } from '../../core/timer.js';
 
 export interface TimedPiece<T> {
   /** When it is due, ms after the feed starts. */
@@ -47,7 +48,7 @@ export function wallFeedClock(): FeedClock {
   return {
     elapsedMs: () => performance.now() - startMs,
     after: (ms, fn) => {
-      const t = setTimeout(fn, ms);
+      const t = setTimeout(fn, timerMs(ms));
       return () => clearTimeout(t);
     },
   };

@@ -6,6 +6,7 @@ import type { LoadedMessage, PassMessage, WorkerMessage } from '../../workers/me
 import type { InitMessage } from '../../workers/messages.js';
 import type { StreamWorker, WorkerAdapter } from '../../workers/worker.js';
 import { maxOf, minOf } from '../../core/extremes.js';
+import { timerMs } from '../../core/timer.js';
 
 export interface ArmTimeouts {
   /** Voice load and phonemizing, per worker. */
@@ -170,7 +171,7 @@ class ArmDriver {
         this.wake = undefined;
         resolve();
       };
-      const timer = setTimeout(finish, ms);
+      const timer = setTimeout(finish, timerMs(ms));
       this.p.signal?.addEventListener('abort', finish, { once: true });
       this.wake = finish;
     });
