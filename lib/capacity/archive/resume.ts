@@ -6,6 +6,38 @@ import { PiperParallelError } from '../../core/errors.js';
 import type { Calibration } from './calibration.js';
 import { TrialSchema, type TrialRecord } from './schema.js';
 
+/**
+ * What a resume must find unchanged: the voices' files, the machine, and what the server said it is. A trial
+ * measured on one and a trial on another are not one run (a stream resumed against a server that stopped
+ * streaming would send only its first line and count it whole).
+ */
+export const RunIdentitySchema = z.object({
+  /** Each local voice's model sha256, by name. */
+  voices: z.record(z.string(), z.string()),
+  machine: z.string(),
+  server: z.object({ protocol: z.string(), request: z.string().nullable(), streaming: z.boolean() }).nullable(),
+});
+export type RunIdentity = z.infer<typeof RunIdentitySchema>;
+
+/** What changed between the interrupted run and this one, a phrase each; none when it is the same run. */
+export function identityChanges(then: RunIdentity, now: RunIdentity): string[] {
+  const changes: string[] = [];
+  for (const [name, digest] of Object.entries(then.voices)) {
+    const current = now.voices[name];
+    if (current !== undefined && current !== digest)
+      changes.push(`voice ${name} changed (sha256 ${digest.slice(0, 12)} then, ${current.slice(0, 12)} now)`);
+  }
+  if (then.machine !== now.machine)
+    changes.push(`it ran on another machine (${then.machine}; this one is ${now.machine})`);
+  const words = (s: RunIdentity['server']): string =>
+    s
+      ? `${s.protocol}${s.request ? ` ${s.request}` : ''}, ${s.streaming ? 'streaming' : 'not streaming'} text`
+      : 'no server';
+  if (words(then.server) !== words(now.server))
+    changes.push(`the server changed (${words(then.server)} then, ${words(now.server)} now)`);
+  return changes;
+}
+
 export const CapacityHeaderSchema = z.object({
   kind: z.literal('capacity'),
   base: z.string(),
@@ -39,6 +71,10 @@ export const CapacityHeaderSchema = z.object({
   command: z.string(),
   /** The session profile; absent in partial files from before profiles: libpiper's settings. */
   session: z.enum(SESSION_PROFILES).optional(),
+  /** Checked on a resume; absent in older partial files (not checked). */
+  identity: RunIdentitySchema.optional(),
+  /** --redact: a resume with --resume alone publishes redacted too (absent: older partial files, not redacted). */
+  redact: z.boolean().optional(),
 });
 export type CapacityHeader = z.infer<typeof CapacityHeaderSchema>;
 

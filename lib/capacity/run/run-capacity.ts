@@ -18,7 +18,16 @@ import { calibrate, type Calibration } from '../setup/calibrate.js';
 import type { CapacityOptions, CapacityResult } from '../setup/options.js';
 import { planCapacity } from '../setup/plan.js';
 import { capacityArchive, publishCapacity } from './publish.js';
-import { calibrationKey, readCapacityPartial, type CapacityHeader, type CapacityPartial } from '../archive/resume.js';
+import {
+  calibrationKey,
+  identityChanges,
+  readCapacityPartial,
+  type CapacityHeader,
+  type CapacityPartial,
+  type RunIdentity,
+} from '../archive/resume.js';
+import { PiperParallelError } from '../../core/errors.js';
+import { machineFingerprint } from '../../measure/machine.js';
 import { planSweeps, runSweeps, type SweepContext } from './sweep.js';
 import { isReal, realTimers, type Timers } from '../trial/timers.js';
 import { raiseParentPriority } from '../setup/priority.js';
@@ -50,6 +59,7 @@ async function serverAfter(
   s: NonNullable<CapacityPlan['server']>,
   plan: CapacityPlan,
   adapter: WorkerAdapter | undefined,
+  signal: AbortSignal | undefined,
 ): Promise<ServerRecord> {
   const d = s.handle.description;
   // The first line alone (a streamed text is one job of every line, joined by newlines).
@@ -65,7 +75,7 @@ async function serverAfter(
     dit: d.said,
     voix: d.voices,
     format_audio: adapter instanceof ServerAdapter ? adapter.format : null,
-    repond_apres: await stillAnswering(s.handle, sample, s.timeoutMs),
+    repond_apres: await stillAnswering(s.handle, sample, s.timeoutMs, signal),
   };
 }
 
@@ -90,6 +100,7 @@ function resumedOptions(o: CapacityOptions, h: CapacityHeader, file: string): Ca
     seed: h.seed,
     label: h.label ?? undefined,
     session: chooseSession({ asked: o.session, resumed: h.session ?? 'libpiper' }),
+    redact: o.redact === true || h.redact === true,
     layouts: h.layouts,
     command: h.command,
     outDir: o.outDir ?? path.dirname(path.dirname(file)),
@@ -97,30 +108,9 @@ function resumedOptions(o: CapacityOptions, h: CapacityHeader, file: string): Ca
   };
 }
 
-export async function runCapacity(options: CapacityOptions = {}): Promise<CapacityResult> {
-  // The budget and the durations said count from here: preparing the voices and settling are part of the wait.
-  const entryMs = performance.now();
-  // A resume is checked, then locked, then read again under the lock: another resume of the same file cannot have
-  // appended between the read this run acts on and the lock it writes under.
-  const checked = options.resume ? await readCapacityPartial(path.resolve(options.resume)) : undefined;
-  const log = checked ? await PartialLog.reopen(checked.file, []) : undefined;
-  let resumed: CapacityPartial | undefined;
-  let plan: CapacityPlan;
-  try {
-    resumed = log ? await readCapacityPartial(log.file) : undefined;
-    plan = await planCapacity(resumed ? resumedOptions(options, resumed.header, resumed.file) : options);
-  } catch (err) {
-    log?.unlock();
-    throw err;
-  }
-  if (resumed) plan.base = resumed.header.base;
-  options.onProgress?.({
-    kind: 'voices',
-    voices: plan.voices.map((v) => ({ name: v.name, synthetic: v.synthetic })),
-    session: plan.session,
-  });
-  for (const text of plan.notes) options.onProgress?.({ kind: 'note', text });
-  const header: CapacityHeader = {
+/** The partial file's first line: the plan's choices, what a resume must find unchanged, --redact. */
+function headerOf(plan: CapacityPlan, redact: boolean): CapacityHeader {
+  return {
     kind: 'capacity',
     base: plan.base,
     date_utc: plan.date.toISOString(),
@@ -142,13 +132,64 @@ export async function runCapacity(options: CapacityOptions = {}): Promise<Capaci
     layouts: plan.layouts,
     command: plan.command,
     session: plan.session,
+    identity: identityOf(plan),
+    redact,
   };
+}
+
+/** What a resume of this run must find unchanged. */
+function identityOf(plan: CapacityPlan): RunIdentity {
+  const d = plan.server?.handle.description;
+  return {
+    voices: Object.fromEntries(plan.voices.filter((v) => v.name !== SERVER_VOICE).map((v) => [v.name, v.sha256])),
+    machine: machineFingerprint(plan.machine),
+    server: d ? { protocol: d.protocol, request: d.request, streaming: d.streaming } : null,
+  };
+}
+
+function refuseChangedIdentity(resumed: CapacityPartial, now: RunIdentity): void {
+  const then = resumed.header.identity;
+  const changes = then ? identityChanges(then, now) : [];
+  if (changes.length > 0)
+    throw new PiperParallelError(
+      'USAGE',
+      `--resume ${resumed.file}: ${changes.join('; ')} since the interrupted run; start a new run`,
+    );
+}
+
+export async function runCapacity(options: CapacityOptions = {}): Promise<CapacityResult> {
+  // The budget and the durations said count from here: preparing the voices and settling are part of the wait.
+  const entryMs = performance.now();
+  // A resume is checked, then locked, then read again under the lock: another resume of the same file cannot have
+  // appended between the read this run acts on and the lock it writes under.
+  const checked = options.resume ? await readCapacityPartial(path.resolve(options.resume)) : undefined;
+  const log = checked ? await PartialLog.reopen(checked.file, []) : undefined;
+  let resumed: CapacityPartial | undefined;
+  let plan: CapacityPlan;
+  // The options this run goes on with: a resume's are the interrupted run's.
+  let run = options;
+  try {
+    resumed = log ? await readCapacityPartial(log.file) : undefined;
+    if (resumed) run = resumedOptions(options, resumed.header, resumed.file);
+    plan = await planCapacity(run);
+    if (resumed) refuseChangedIdentity(resumed, identityOf(plan));
+  } catch (err) {
+    log?.unlock();
+    throw err;
+  }
+  if (resumed) plan.base = resumed.header.base;
+  options.onProgress?.({
+    kind: 'voices',
+    voices: plan.voices.map((v) => ({ name: v.name, synthetic: v.synthetic })),
+    session: plan.session,
+  });
+  for (const text of plan.notes) options.onProgress?.({ kind: 'note', text });
   if (log && resumed)
     log.hold([...resumed.trials.keys()].map((k) => `${k}#${Number(/\|R(\d+)\|\d+$/.exec(k)?.[1] ?? 0)}`));
-  const partial = log ?? (await PartialLog.create(plan.outDir, plan.base, header));
+  const partial = log ?? (await PartialLog.create(plan.outDir, plan.base, headerOf(plan, run.redact === true)));
   // A run that ends in an error or an interruption keeps its partial file for --resume, and lets its lock go:
   // a script that catches the error may resume in the same process.
-  return settleAndMeasure(options, plan, { partial, resumed, entryMs }).catch((err: unknown) => {
+  return settleAndMeasure(run, plan, { partial, resumed, entryMs }).catch((err: unknown) => {
     partial.unlock();
     throw err;
   });
@@ -250,7 +291,13 @@ async function measure(
     onProgress: options.onProgress,
   });
   const timing = { plannedSeconds, seconds: Math.round((timers.now() - started) / 1000), priority };
-  const server = plan.server ? await serverAfter(plan.server, plan, adapters.server) : null;
+  const server = plan.server ? await serverAfter(plan.server, plan, adapters.server, options.signal) : null;
+  // Ctrl-C in the after-run check: interrupted as anywhere else (exit 130), every trial kept for --resume.
+  if (options.signal?.aborted)
+    throw new PiperParallelError(
+      'ABORTED',
+      `interrupted after the last trial; finished trials kept in ${partial.file}; resume with: piper-parallel capacity --resume ${partial.file}`,
+    );
   // Earlier runs of this workload in the out-dir: the drift between runs, measured rather than assumed.
   const history = await readHistory(plan);
   // A board that heated up or was re-clocked under the run: said, as the trials of its end ran slower.

@@ -366,6 +366,7 @@ async function planChecked(options: RunArmsOptions, resumed: PartialRun | undefi
     command: protocole.commande,
     label: h?.label ?? label,
     session,
+    redact: h?.redact === true || options.redact === true,
   };
   const arms = voices.flatMap((voice) =>
     conditions.map((condition) => ({ key: conditionKey(voice.name, condition), voice, condition })),

@@ -29,6 +29,8 @@ export const PartialHeaderSchema = z.object({
   command: z.string(),
   /** The session profile; absent in partial files from before profiles: libpiper's settings. */
   session: z.enum(SESSION_PROFILES).optional(),
+  /** --redact: a resume with --resume alone publishes redacted too (absent: older partial files, not redacted). */
+  redact: z.boolean().optional(),
 });
 export type PartialHeader = z.infer<typeof PartialHeaderSchema>;
 

@@ -76,6 +76,7 @@ async function measureAndPublish(
   return publishRun(plan, executed, partial, {
     files: options.adapters?.files,
     onProgress: options.onProgress,
-    redact: options.redact,
+    // Asked now or by the interrupted run: its partial header keeps it, so --resume alone redacts.
+    redact: plan.header.redact === true,
   });
 }

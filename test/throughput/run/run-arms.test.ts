@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { ProcessAdapter } from '../../../lib/workers/process-adapter.js';
 import { ThreadAdapter } from '../../../lib/workers/thread-adapter.js';
 import { planRun } from '../../../lib/throughput/run/plan.js';
+import { machineBlock, machineFingerprint } from '../../../lib/measure/machine.js';
 import { runArms } from '../../../lib/throughput/run/run-arms.js';
 import { resolveVoice } from '../../../lib/voice/load.js';
 import { sharedVoicesDir, tempDir } from '../../helpers/paths.js';
@@ -287,6 +288,17 @@ describe('runArms end to end (synthetic voice, one short sentence, 2 passes)', (
       }),
       /--resume: the interrupted run was on another machine \(arm64\|Other CPU\|64 cores\|64 usable\|512 GiB; this one is .*\); start a new run/,
     );
+    // The interrupted run asked for --redact: a resume with --resume alone keeps it (run-arms publishes by the header).
+    const here = machineFingerprint(await machineBlock());
+    for (const redact of [true, undefined]) {
+      const plan = await planRun({
+        resume: partial({ ...header(voice.sha256, here), ...(redact ? { redact } : {}) }),
+        settleSeconds: 0,
+        voicesDir: sharedVoicesDir(),
+      });
+      plan.partialLog?.unlock();
+      assert.equal(plan.header.redact, redact === true);
+    }
   });
 
   it('a sequential run stops at the look that answers its question, and within its budget, saying why', async () => {
