@@ -54,6 +54,7 @@ export function poolFor(plan: CapacityPlan, s: Sweep, ctx: SweepContext): Servin
     coreOf: (i) => (s.layout.pinned ? plan.cores[i % plan.cores.length] : undefined),
     loadMs: 180_000,
     graceMs: 2000,
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
   });
 }
 
@@ -95,7 +96,8 @@ export async function runOneTrial(
     try {
       await pool.atLeast(workers);
     } catch (err) {
-      if (err instanceof PiperParallelError && err.code === 'ABORTED') throw err;
+      if (err instanceof PiperParallelError && err.code === 'ABORTED')
+        throw interrupted(`while ${s.voice} ${s.name} loaded for K=${step.k}`, ctx);
       s.error = `K=${step.k}: ${(err as Error).message}`;
       return undefined;
     }

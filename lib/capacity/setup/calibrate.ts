@@ -47,6 +47,7 @@ async function alone(
     coreOf: () => undefined,
     loadMs: 180_000,
     graceMs: 2000,
+    ...(signal ? { signal } : {}),
   });
   try {
     const t0 = performance.now();

@@ -15,6 +15,8 @@ export interface PoolOptions {
   coreOf: (i: number) => number | undefined;
   loadMs: number;
   graceMs: number;
+  /** Ctrl-C: a load (up to `loadMs`) is not waited out; the workers are reaped and the resize throws ABORTED. */
+  signal?: AbortSignal;
 }
 
 export class ServingPool implements TrialWorkers {
@@ -105,12 +107,30 @@ export class ServingPool implements TrialWorkers {
       await this.close();
       throw err;
     }
-    const outcome = await Promise.allSettled(started);
+    const outcome = await this.settledUnlessAborted(started);
+    if (outcome === 'aborted') {
+      await this.close();
+      throw new PiperParallelError('ABORTED', 'interrupted while workers loaded');
+    }
     const failed = outcome.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) {
       await this.close();
       throw failed.reason;
     }
+  }
+
+  private settledUnlessAborted(started: Array<Promise<void>>): Promise<PromiseSettledResult<void>[] | 'aborted'> {
+    const signal = this.o.signal;
+    if (!signal) return Promise.allSettled(started);
+    if (signal.aborted) return Promise.resolve('aborted');
+    return new Promise((resolve) => {
+      const onAbort = (): void => resolve('aborted');
+      signal.addEventListener('abort', onAbort, { once: true });
+      void Promise.allSettled(started).then((r) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(r);
+      });
+    });
   }
 
   /**

@@ -93,4 +93,45 @@ describe('the serving pool of a turn', () => {
     );
     assert.equal(pool.count, 0);
   });
+
+  it(
+    'Ctrl-C while workers load: the resize ends at once with ABORTED and reaps them, not after the load timeout',
+    { timeout: 20_000 },
+    async () => {
+      let exited = 0;
+      // Workers that never say they loaded, as a voice stuck loading for minutes.
+      const adapter = {
+        isolation: 'process' as const,
+        spawn: (o: { rang: number }) => {
+          let markExited: (x: { code: number; signal: null }) => void = () => undefined;
+          const exitedP = new Promise<{ code: number; signal: null }>((r) => (markExited = r));
+          return {
+            rang: o.rang,
+            pid: undefined,
+            exited: exitedP,
+            send: () => undefined,
+            onMessage: () => undefined,
+            terminate: () => {
+              exited += 1;
+              markExited({ code: 0, signal: null });
+              return exitedP;
+            },
+          };
+        },
+      };
+      const controller = new AbortController();
+      const pool = new ServingPool({
+        adapter,
+        init,
+        coreOf: () => undefined,
+        // An hour: the test's own timeout would end first if the abort were not heard.
+        loadMs: 3_600_000,
+        graceMs: 100,
+        signal: controller.signal,
+      });
+      setTimeout(() => controller.abort(), 20);
+      await assert.rejects(pool.resize(2), { code: 'ABORTED', message: 'interrupted while workers loaded' });
+      assert.deepEqual([exited, pool.count], [2, 0]);
+    },
+  );
 });
