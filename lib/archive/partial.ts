@@ -117,6 +117,8 @@ export class PartialLog {
     const h = await open(this.file, constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW);
     try {
       await h.writeFile(`${JSON.stringify({ kind: 'round', ...entry })}\n`);
+      // On the disk before the next trial starts: a power cut on a hot board must not lose what --resume needs.
+      await h.datasync();
     } finally {
       await h.close();
     }

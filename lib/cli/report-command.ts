@@ -47,7 +47,7 @@ export async function reportCommand(
     io.out(text);
     return 0;
   }
-  await writeOut(out, text);
+  await writeOut(out, text, [file]);
   io.err(`report: ${out}`);
   return 0;
 }

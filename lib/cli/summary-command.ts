@@ -3,7 +3,7 @@ import { summaryHtml } from '../summary/html.js';
 import { summaryMarkdown } from '../summary/markdown.js';
 import { parsePrices } from '../summary/price.js';
 import { summarizeMachines } from '../summary/summarize.js';
-import { writeOut } from './output.js';
+import { refuseToReplace, writeOut } from './output.js';
 import type { Io } from './run-command.js';
 
 /**
@@ -34,8 +34,10 @@ export async function summaryCommand(
   const markdown = summaryMarkdown(s);
   io.out(json ? JSON.stringify(s, null, 2) : markdown);
   if (out !== undefined) {
-    await writeOut(out, await summaryHtml(s));
-    await writeOut(out.replace(/\.html$/, '.md'), markdown);
+    // Both names checked before either is written: a refused Markdown leaves no page without it.
+    await refuseToReplace(out.replace(/\.html$/, '.md'), paths);
+    await writeOut(out, await summaryHtml(s), paths);
+    await writeOut(out.replace(/\.html$/, '.md'), markdown, paths);
     io.err(`summary: ${out} and ${out.replace(/\.html$/, '.md')}`);
   }
   for (const p of s.problems) io.err(`piper-parallel: ${p}`);

@@ -48,12 +48,31 @@ describe('archive naming and writing', () => {
     await assert.rejects(checkWritable(path.join(file, 'sub')), /--out-dir .* is not writable/);
   });
 
-  it('the partial log refuses an arm round it already holds, and takes the same arm in another round', async () => {
+  it('the partial log refuses an arm round it already holds, and takes the same arm in another round; each append reaches the disk', async () => {
     const dir = tempDir('partial');
     mkdirSync(dir, { recursive: true });
     const log = await PartialLog.create(dir, 'run', { x: 1 });
     const entry = { key: 'v|K2|T1|pinned|process', round: 1, order: 3, run: {} };
-    await log.append(entry);
+    // Every file handle's datasync and sync, counted: an append not forced to the disk is lost on a power cut.
+    const probe = await open(log.file, 'r');
+    const proto = Object.getPrototypeOf(probe) as { datasync: () => Promise<void>; sync: () => Promise<void> };
+    await probe.close();
+    const { datasync, sync } = proto;
+    let synced = 0;
+    proto.datasync = function (this: unknown) {
+      synced += 1;
+      return datasync.call(this);
+    };
+    proto.sync = function (this: unknown) {
+      synced += 1;
+      return sync.call(this);
+    };
+    try {
+      await log.append(entry);
+    } finally {
+      Object.assign(proto, { datasync, sync });
+    }
+    assert.equal(synced, 1, 'the append was not synced');
     await assert.rejects(
       log.append(entry),
       /already holds arm v\|K2\|T1\|pinned\|process in round 1; refusing a duplicate/,
@@ -170,5 +189,25 @@ describe('archive naming and writing', () => {
       /--out .*x\.html cannot be written \(ENOENT\)/,
     );
     assert.deepEqual(readdirSync(dir), ['report.html']);
+  });
+
+  it('--out never replaces what the command read, an archive, or what is not a plain file: one line, bytes unchanged', async () => {
+    const dir = tempDir('out-refused');
+    const archive = path.join(dir, 'capacity-20261205-070251.json');
+    writeFileSync(archive, '\n  {"type": "capacite"}');
+    const input = path.join(dir, 'notes.md');
+    writeFileSync(input, '# read by the command');
+    await assert.rejects(
+      writeOut(archive, 'page'),
+      /--out .*070251\.json is a JSON file \(an archive\?\), which --out never replaces; name a new file/,
+    );
+    await assert.rejects(writeOut(input, 'page', [archive, input]), /--out .*notes\.md is what this command reads/);
+    await assert.rejects(writeOut(dir, 'page'), /--out .* is not a plain file/);
+    assert.equal(readFileSync(archive, 'utf8'), '\n  {"type": "capacite"}');
+    assert.equal(readFileSync(input, 'utf8'), '# read by the command');
+    assert.deepEqual(readdirSync(dir).sort(), ['capacity-20261205-070251.json', 'notes.md']);
+    // A page written before is replaced, as a report asked again should be.
+    await writeOut(input, 'page', [archive]);
+    assert.equal(readFileSync(input, 'utf8'), 'page');
   });
 });

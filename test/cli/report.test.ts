@@ -98,6 +98,7 @@ describe('reports from the command line', () => {
   });
 
   it('report refuses bad input in one line that names it', () => {
+    const archiveBytes = readFileSync(archiveFile);
     const truncated = path.join(out, 'truncated.json');
     writeFileSync(truncated, readFileSync(archiveFile, 'utf8').slice(0, 100));
     const foreign = path.join(out, 'foreign.json');
@@ -122,6 +123,12 @@ describe('reports from the command line', () => {
       ],
       [['report', archiveFile, '--format', 'pdf'], 2, /--format must be one of md, html, got "pdf"/],
       [['report'], 2, /report takes one archive, got 0/],
+      // The archive itself as --out: refused, its bytes checked unchanged below.
+      [
+        ['report', archiveFile, '--out', archiveFile],
+        2,
+        /--out .*\.json is what this command reads, which --out never replaces/,
+      ],
       [
         ['report', archiveFile, '--format', 'html', '--out', path.join(out, 'no', 'such', 'dir', 'r.html')],
         1,
@@ -133,6 +140,7 @@ describe('reports from the command line', () => {
       assert.match(r.stderr, pattern);
       assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
     }
+    assert.ok(readFileSync(archiveFile).equals(archiveBytes), 'report --out replaced the archive it read');
   });
 
   // util-linux script gives the command a real terminal.
