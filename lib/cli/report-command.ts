@@ -1,5 +1,5 @@
 import { firstIssue, readJsonFile } from '../archive/read.js';
-import { readArchive } from '../throughput/read.js';
+import { archiveOf } from '../throughput/read.js';
 import { capacityHtml, capacityMarkdown } from '../capacity/report/render.js';
 import { CAPACITY_SCHEMA_VERSION, CapacityArchiveSchema } from '../capacity/archive/schema.js';
 import { PiperParallelError } from '../core/errors.js';
@@ -40,7 +40,7 @@ export async function reportCommand(
       );
     text = kind === 'md' ? capacityMarkdown(parsed.data) : await capacityHtml(parsed.data);
   } else {
-    const archive = await readArchive(file);
+    const archive = archiveOf(value, file);
     text = kind === 'md' ? renderMarkdown(archive) : await renderHtml(archive);
   }
   if (out === undefined) {

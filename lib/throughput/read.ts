@@ -4,7 +4,11 @@ import { ArchiveSchema, SCHEMA_VERSION, type Archive } from './schema.js';
 
 /** A piper-parallel archive from disk, checked against the schema. */
 export async function readArchive(file: string): Promise<Archive> {
-  const value = await readJsonFile(file);
+  return archiveOf(await readJsonFile(file), file);
+}
+
+/** A throughput archive from the value read from `file` (read once: a large file is not parsed twice). */
+export function archiveOf(value: unknown, file: string): Archive {
   const version =
     typeof value === 'object' && value !== null ? (value as { schema_version?: unknown }).schema_version : undefined;
   if (typeof version === 'number' && version < SCHEMA_VERSION) {
