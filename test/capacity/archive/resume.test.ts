@@ -31,7 +31,7 @@ async function refusal(partial: string): Promise<string> {
 }
 
 describe('an interrupted capacity run', () => {
-  it('keeps its finished trials in the partial file, and --resume carries on without running them again', async () => {
+  it('keeps its finished trials in the partial file, and --resume carries on without running them again, refusing a changed voice or machine, keeping --redact', async () => {
     const outDir = path.join(tempDir('capacity-resume'), 'm');
     const base = {
       voices: ['synthetic-siwis-medium'],
@@ -43,6 +43,8 @@ describe('an interrupted capacity run', () => {
       firstAudioMs: 100_000,
       settleSeconds: 0,
       outDir,
+      // Asked by the interrupted run only: the resume below gives --resume alone.
+      redact: true,
     };
     const controller = new AbortController();
     const first: string[] = [];
@@ -67,47 +69,7 @@ describe('an interrupted capacity run', () => {
     assert.equal(existsSync(`${partial}.lock`), false);
     assert.equal(process.listenerCount('exit'), exitListeners);
     assert.equal(first.length, 1);
-    const again: string[] = [];
-    const { archive } = await runCapacity({
-      resume: partial,
-      settleSeconds: 0,
-      onProgress: (e) => {
-        if (e.kind === 'trial-start') again.push(`${e.layout}|${e.k}|${e.purpose}`);
-      },
-    });
-    assert.equal(archive.interrompu, true);
-    // The run's first trial is its reference's start (the pool at K=1): kept, not run again. Then three layouts, one
-    // trial each at K=1 (max 1), and the reference's end (one round: no middle). On a busy machine a search trial's
-    // control may fail, and that trial is run again (reprise 1, 2): counted apart.
-    assert.equal(first[0], 'pool of 2 processes x 1 thread, free|1|reference');
-    assert.equal(archive.essais.filter((t) => t.reprise === 0).length, 5);
-    assert.equal(new Set(again).size, 4);
-    // The reference's end only: its start was not run again.
-    assert.equal(again.filter((x) => x === first[0]).length, 1);
-    assert.equal(existsSync(partial), false);
-  });
-
-  it('a resume refuses a changed voice or machine in one line, and keeps --redact from the interrupted run', async () => {
-    const controller = new AbortController();
-    const err = await runCapacity({
-      voices: ['synthetic-siwis-medium'],
-      voicesDir: sharedVoicesDir(),
-      lines: ['Oui.'],
-      maxStreams: 1,
-      rounds: 1,
-      prebuffersMs: [0],
-      settleSeconds: 0,
-      outDir: path.join(tempDir('capacity-resume-identity'), 'm'),
-      redact: true,
-      signal: controller.signal,
-      onProgress: (e) => {
-        if (e.kind === 'trial-end') controller.abort();
-      },
-    }).then(
-      () => undefined,
-      (e: Error & { code?: string }) => e,
-    );
-    const partial = /--resume (\S+)$/.exec(err?.message ?? '')?.[1] as string;
+    // A changed voice or another machine: refused in one line, the partial file left as it was.
     let restore = editHeader(partial, (h) => {
       if (h.identity) h.identity.voices['synthetic-siwis-medium'] = 'ab'.repeat(32);
     });
@@ -124,9 +86,26 @@ describe('an interrupted capacity run', () => {
       /: it ran on another machine \(riscv64\|Board\|4 cores\|4 usable\|2 GiB; this one is .*\)/,
     );
     restore();
-    // --resume alone: the interrupted run asked for --redact, so the archive is redacted.
-    const { archive } = await runCapacity({ resume: partial, settleSeconds: 0 });
+    const again: string[] = [];
+    const { archive } = await runCapacity({
+      resume: partial,
+      settleSeconds: 0,
+      onProgress: (e) => {
+        if (e.kind === 'trial-start') again.push(`${e.layout}|${e.k}|${e.purpose}`);
+      },
+    });
+    assert.equal(archive.interrompu, true);
+    // The interrupted run asked for --redact: kept by --resume alone.
     assert.equal(archive.machine_detail.hote, REDACTED_HOST);
+    // The run's first trial is its reference's start (the pool at K=1): kept, not run again. Then three layouts, one
+    // trial each at K=1 (max 1), and the reference's end (one round: no middle). On a busy machine a search trial's
+    // control may fail, and that trial is run again (reprise 1, 2): counted apart.
+    assert.equal(first[0], 'pool of 2 processes x 1 thread, free|1|reference');
+    assert.equal(archive.essais.filter((t) => t.reprise === 0).length, 5);
+    assert.equal(new Set(again).size, 4);
+    // The reference's end only: its start was not run again.
+    assert.equal(again.filter((x) => x === first[0]).length, 1);
+    assert.equal(existsSync(partial), false);
   });
 
   it('identityChanges names each change and none for the same run', () => {
