@@ -34,11 +34,12 @@ export class PartialLog {
 
   private constructor(
     readonly file: string,
-    held: Iterable<string> = [],
+    heldKeys: Iterable<string> = [],
   ) {
-    for (const k of held) this.keys.add(k);
-    // The lock goes with this process however it ends; a lock left by a killed one is taken over.
-    this.release = (): void => rmSync(lockOf(file), { force: true });
+    for (const k of heldKeys) this.keys.add(k);
+    // The lock goes with this process however it ends; a lock left by a killed one is taken over. Only a lock this
+    // process still holds is removed: another run may have taken over one it lost.
+    this.release = (): void => dropLock(file);
     process.once('exit', this.release);
   }
 
@@ -47,7 +48,12 @@ export class PartialLog {
    * off by a crash is removed first, so the next line does not run on from it; a file another live
    * run is writing is refused.
    */
-  static async reopen(file: string, held: Iterable<string>): Promise<PartialLog> {
+  static async reopen(file: string, heldKeys: Iterable<string>): Promise<PartialLog> {
+    // As a new file's: in a folder of this user's that not everyone writes to, and never a link (the repair
+    // below would write through it).
+    await ownFolder(path.dirname(file));
+    if ((await lstat(file).catch(() => undefined))?.isSymbolicLink())
+      throw new PiperParallelError('USAGE', `--resume ${file} is a link; give the partial file itself`);
     await lock(file);
     try {
       const text = await readFile(file, 'utf8');
@@ -58,7 +64,7 @@ export class PartialLog {
         else await truncate(file, Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1)));
       }
     } catch (err) {
-      rmSync(lockOf(file), { force: true });
+      dropLock(file);
       throw new PiperParallelError(
         'OUTPUT',
         `--resume ${file} cannot be repaired (${(err as Error).message}); check the file`,
@@ -67,7 +73,7 @@ export class PartialLog {
         },
       );
     }
-    return new PartialLog(file, held);
+    return new PartialLog(file, heldKeys);
   }
 
   static async create(outDir: string, base: string, header: unknown): Promise<PartialLog> {
@@ -133,6 +139,37 @@ export class PartialLog {
 }
 
 const lockOf = (file: string): string => `${file}.lock`;
+
+/** Partial files this process holds the lock of: a second writer in the same process is refused, not let in. */
+const held = new Set<string>();
+
+/** Lets this process's lock on `file` go; a lock another run took over meanwhile is left to it. */
+function dropLock(file: string): void {
+  held.delete(file);
+  if (readLock(file) === String(process.pid)) rmSync(lockOf(file), { force: true });
+}
+
+/** The lock's content, or undefined when there is none. */
+function readLock(file: string): string | undefined {
+  try {
+    return readFileSync(lockOf(file), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The lock's content once it is whole: without hard links a lock is created empty, then written, so an empty one may
+ * be a moment old; it is read again for up to half a second before it is taken for a crash's leftover.
+ */
+async function settledLock(file: string): Promise<string | undefined> {
+  let seen = readLock(file);
+  for (let i = 0; i < 20 && seen === ''; i += 1) {
+    await new Promise((r) => setTimeout(r, 25));
+    seen = readLock(file);
+  }
+  return seen;
+}
 
 /**
  * The `.partial` folder must be a real folder of this user's that not everyone can write to: in a shared --out-dir,
@@ -222,19 +259,21 @@ async function createLock(file: string): Promise<void> {
 
 /** Take `file.lock` (this pid inside); a lock whose process is gone is taken over, a live one refused. */
 async function lock(file: string): Promise<void> {
+  if (held.has(file))
+    throw new PiperParallelError(
+      'USAGE',
+      `${file} is already being written by this process; resume it once, after the run that holds it ends`,
+    );
   for (let attempt = 0; attempt < 2; attempt += 1) {
     try {
       await createLock(file);
+      held.add(file);
       return;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
-    let seen: string;
-    try {
-      seen = readFileSync(lockOf(file), 'utf8');
-    } catch {
-      continue; // Gone meanwhile: try again.
-    }
+    const seen = await settledLock(file);
+    if (seen === undefined) continue; // Gone meanwhile: try again.
     const holder = Number(seen.trim());
     if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && alive(holder))
       throw new PiperParallelError(

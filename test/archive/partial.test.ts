@@ -68,6 +68,44 @@ describe('the partial file in a shared or damaged folder', () => {
   });
 });
 
+describe('the lock of a partial file', () => {
+  it('a lock still empty (made without hard links, its pid not yet written) is read again, not taken over', async () => {
+    const file = path.join(tempDir('partial-empty-lock'), 'run.jsonl');
+    writeFileSync(file, '{"kind":"header"}\n');
+    writeFileSync(`${file}.lock`, '');
+    // The other run writes its pid a moment later, as an exclusive create then a write does.
+    setTimeout(() => writeFileSync(`${file}.lock`, String(process.ppid)), 100);
+    await assert.rejects(PartialLog.reopen(file, []), /is being written by another piper-parallel run \(pid \d+\)/);
+    assert.equal(readFileSync(`${file}.lock`, 'utf8'), String(process.ppid));
+  });
+
+  it('a run lets go only of a lock it still holds; one file is never written twice by one process', async () => {
+    const file = path.join(tempDir('partial-release'), 'run.jsonl');
+    writeFileSync(file, '{"kind":"header"}\n');
+    const log = await PartialLog.reopen(file, []);
+    await assert.rejects(PartialLog.reopen(file, []), /is already being written by this process/);
+    // Another run took the lock over (this one was thought dead): letting go leaves that run's lock alone.
+    writeFileSync(`${file}.lock`, String(process.ppid));
+    log.unlock();
+    assert.equal(readFileSync(`${file}.lock`, 'utf8'), String(process.ppid));
+  });
+
+  it('--resume of a link, or of a file in a folder anyone can write to, is refused before anything is repaired', async () => {
+    const dir = tempDir('partial-resume-link');
+    const target = path.join(dir, 'victim.txt');
+    writeFileSync(target, 'keep me');
+    const link = path.join(dir, 'run.jsonl');
+    symlinkSync(target, link);
+    await assert.rejects(PartialLog.reopen(link, []), /--resume .*run\.jsonl is a link; give the partial file itself/);
+    assert.equal(readFileSync(target, 'utf8'), 'keep me');
+    const open = tempDir('partial-resume-open');
+    chmodSync(open, 0o777);
+    writeFileSync(path.join(open, 'run.jsonl'), '{"kind":"header"}\n{"kind":"rou');
+    await assert.rejects(PartialLog.reopen(path.join(open, 'run.jsonl'), []), /can be written by any user/);
+    assert.equal(readFileSync(path.join(open, 'run.jsonl'), 'utf8'), '{"kind":"header"}\n{"kind":"rou');
+  });
+});
+
 describe('what a killed run leaves', () => {
   it("a dead run's temporary archive and partial lock are swept by the next run; a live run's are kept", async () => {
     const { writeExclusive } = await import('../../lib/archive/writer.js');

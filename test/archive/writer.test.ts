@@ -145,8 +145,10 @@ describe('archive naming and writing', () => {
     const dir = tempDir('partial-cut');
     const log = await PartialLog.create(dir, 'run', { x: 1 });
     await log.append({ key: 'a', round: 1, order: 1, run: {} });
-    // A crash while the second line was written: a fragment with no newline.
+    // A crash while the second line was written: a fragment with no newline, and the dead run's lock.
     appendFileSync(log.file, '{"kind":"round","key":"b","rou');
+    log.unlock();
+    writeFileSync(`${log.file}.lock`, '999999');
     const again = await PartialLog.reopen(log.file, ['a#1']);
     await again.append({ key: 'b', round: 1, order: 2, run: {} });
     const lines = await readPartialLines(log.file);
@@ -159,6 +161,7 @@ describe('archive naming and writing', () => {
   it('a partial file another live run is writing is refused; one whose run is gone is taken over', async () => {
     const dir = tempDir('partial-lock');
     const log = await PartialLog.create(dir, 'run', { x: 1 });
+    log.unlock();
     const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'ignore' });
     try {
       writeFileSync(`${log.file}.lock`, String(other.pid));
