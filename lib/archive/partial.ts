@@ -12,7 +12,7 @@ import {
   truncate,
   writeFile,
 } from 'node:fs/promises';
-import { alive } from './writer.js';
+import { alive, sweepStale } from './writer.js';
 import path from 'node:path';
 import { PiperParallelError } from '../core/errors.js';
 
@@ -225,6 +225,7 @@ export async function takeOver(file: string, seen: string): Promise<void> {
 
 /** Locks of processes that are gone (killed before their exit handler ran): nothing holds them. */
 async function sweepLocks(dir: string): Promise<void> {
+  await sweepStale(dir);
   for (const n of await readdir(dir).catch(() => [] as string[])) {
     if (!n.endsWith('.jsonl.lock')) continue;
     let seen: string;

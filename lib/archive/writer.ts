@@ -24,7 +24,18 @@ export function alive(pid: number): boolean {
   }
 }
 
-/** Temporary archives (`.NAME.PID.UUID.tmp`) of processes that are gone: a killed run cannot remove its own. */
+/**
+ * The pid in the name of a temporary file this tool makes: an archive's or a page's (`.NAME.PID.UUID.tmp`), the
+ * folder probe's (`.write-test-PID-UUID`, `.tmp` or not), a lock being made or taken over (`NAME.lock.PID.new`,
+ * `.stale`).
+ */
+const TEMPORARY_NAMES = [
+  /^\..*\.(\d+)\.[0-9a-f-]{36}\.tmp$/,
+  /^\.write-test-(\d+)-[0-9a-f-]{36}(?:\.tmp)?$/,
+  /\.lock\.(\d+)\.(?:new|stale)$/,
+];
+
+/** Temporary files of processes that are gone (see TEMPORARY_NAMES): a killed run cannot remove its own. */
 export async function sweepStale(dir: string): Promise<void> {
   let names: string[];
   try {
@@ -33,7 +44,7 @@ export async function sweepStale(dir: string): Promise<void> {
     return;
   }
   for (const n of names) {
-    const pid = Number(/^\..*\.(\d+)\.[0-9a-f-]{36}\.tmp$/.exec(n)?.[1]);
+    const pid = Number(TEMPORARY_NAMES.map((r) => r.exec(n)?.[1]).find((x) => x !== undefined));
     if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !alive(pid))
       await rm(path.join(dir, n), { force: true }).catch(() => undefined);
   }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { open, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PiperParallelError } from '../core/errors.js';
+import { sweepStale } from '../archive/writer.js';
 
 /**
  * Write what --out names: whole to a temporary file beside it, then renamed over the name, so a
@@ -10,7 +11,9 @@ import { PiperParallelError } from '../core/errors.js';
  */
 export async function writeOut(file: string, text: string, inputs: readonly string[] = []): Promise<void> {
   await refuseToReplace(file, inputs);
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${randomUUID()}.tmp`);
+  // Named with this pid, as an archive's temporary file is: one a killed run left is swept by the next.
+  await sweepStale(path.dirname(file));
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomUUID()}.tmp`);
   try {
     await writeFile(tmp, text, { flag: 'wx' });
     await rename(tmp, file);

@@ -119,10 +119,27 @@ describe('what a killed run leaves', () => {
     await writeExclusive(dir, 'capacity-y', '{}\n');
     assert.equal(existsSync(dead), false, 'the dead run left its temporary archive');
     assert.equal(existsSync(live), true, "a live run's temporary archive was removed");
+    // The folder probe's files, a page's temporary file (--out), and a lock being made or taken over, all of a dead run.
+    const uuid = '0f0e0d0c-0b0a-4908-8706-050403020102';
+    const leftovers = [
+      path.join(dir, `.write-test-999999-${uuid}`),
+      path.join(dir, `.write-test-999999-${uuid}.tmp`),
+      path.join(dir, `.summary.html.999999.${uuid}.tmp`),
+    ];
+    for (const f of leftovers) writeFileSync(f, '');
+    await writeExclusive(dir, 'capacity-z', '{}\n');
+    for (const f of leftovers) assert.equal(existsSync(f), false, `${path.basename(f)} was left`);
     const lock = path.join(dir, '.partial', 'old.jsonl.lock');
     writeFileSync(lock, '999999');
+    const making = [`${lock}.999999.new`, `${lock}.999999.stale`, `${lock}.${process.ppid}.new`];
+    for (const f of making) writeFileSync(f, '999999');
     const log = await PartialLog.create(dir, 'run', {});
     assert.equal(existsSync(lock), false, 'a dead run left its lock');
+    assert.deepEqual(
+      making.map((f) => existsSync(f)),
+      [false, false, true],
+      "a dead run's lock in the making is swept, a live run's kept",
+    );
     await log.remove();
   });
 });

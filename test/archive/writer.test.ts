@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { appendFileSync, readdirSync, readFileSync, writeFileSync, chmodSync, mkdirSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, readlinkSync, writeFileSync, chmodSync, mkdirSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
@@ -178,6 +178,29 @@ describe('archive naming and writing', () => {
     assert.equal(readFileSync(`${log.file}.lock`, 'utf8'), String(process.pid));
     await again.remove();
     assert.deepEqual(readdirSync(path.join(dir, '.partial')), []);
+  });
+
+  it('an archive is synced, then its folder: a power cut right after publishing keeps the name', async () => {
+    const dir = tempDir('sync-folder');
+    const probe = await open(path.join(dir, 'probe'), 'w');
+    const proto = Object.getPrototypeOf(probe) as { sync: () => Promise<void> };
+    await probe.close();
+    const { sync } = proto;
+    const synced: string[] = [];
+    proto.sync = async function (this: { fd: number }) {
+      // What the handle is: the folder or a file.
+      synced.push(readlinkSync(`/proc/self/fd/${this.fd}`));
+      return sync.call(this);
+    };
+    try {
+      await writeExclusive(dir, 'capacity-x', '{}\n');
+    } finally {
+      proto.sync = sync;
+    }
+    assert.deepEqual(
+      synced.map((f) => (f === dir ? 'folder' : 'file')),
+      ['file', 'folder'],
+    );
   });
 
   it('--out is replaced whole: written beside it, renamed over it; a failure keeps the earlier file', async () => {
