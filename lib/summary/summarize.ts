@@ -7,6 +7,8 @@ import type { Summary, SummaryInput } from './types.js';
 export interface SummaryOptions {
   /** `LABEL=AMOUNT` or `AMOUNT` per hour, as --price takes them (or already parsed). */
   prices?: readonly string[] | Prices;
+  /** Reads one archive (tests count how many are read at once). */
+  read?: (file: string) => Promise<SummaryInput | string>;
 }
 
 /**
@@ -19,7 +21,9 @@ export async function summarizeMachines(paths: string[], options: SummaryOptions
       ? parsePrices((options.prices as readonly string[] | undefined) ?? [])
       : (options.prices as Prices);
   const { files, problems } = await archiveFiles(paths);
-  const read = await Promise.all(files.map(readSummaryInput));
+  // One archive at a time: only its reduced form is kept, so a folder of large archives is never all in memory at once.
+  const read: Array<SummaryInput | string> = [];
+  for (const file of files) read.push(await (options.read ?? readSummaryInput)(file));
   const inputs = read.filter((r): r is SummaryInput => typeof r !== 'string');
   problems.push(...read.filter((r): r is string => typeof r === 'string'));
   const rows = summaryRows(inputs);

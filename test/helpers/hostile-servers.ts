@@ -25,7 +25,9 @@ export type HostileWyoming =
   /** answers describe with an event whose type carries an escape sequence. */
   | 'evil-type'
   /** accepts the connection and never says anything, describe included. */
-  | 'silent';
+  | 'silent'
+  /** says it streams text, then answers a streamed text with sentence after sentence, never stopping. */
+  | 'many-pairs';
 
 export type HostileHttp =
   /** a 200 whose body never ends. */
@@ -91,7 +93,8 @@ function info(kind: HostileWyoming): Record<string, unknown> {
     return {
       tts: [{ name: { toString: 1 }, voices: [{ name: { toString: 1 } }, { name: `v${INJECTION}` }, null, 7] }],
     };
-  return { tts: [{ name: `hostile${INJECTION}`, voices: [{ name: 'x' }], supports_synthesize_streaming: false }] };
+  const streaming = kind === 'many-pairs';
+  return { tts: [{ name: `hostile${INJECTION}`, voices: [{ name: 'x' }], supports_synthesize_streaming: streaming }] };
 }
 
 function listen(server: net.Server | http.Server, sockets: Set<net.Socket>, scheme: string): Promise<Hostile> {
@@ -125,6 +128,8 @@ export function startHostileWyoming(kind: HostileWyoming): Promise<Hostile> {
         if (kind === 'silent') return;
         if (type === 'describe' && kind === 'evil-type') return void socket.write(event(`info${INJECTION}`, {}));
         if (type === 'describe') return void socket.write(event('info', info(kind)));
+        if (kind === 'many-pairs' && type === 'synthesize-stop')
+          return void socket.write(Buffer.concat(Array.from({ length: 10_050 }, () => answer())));
         if (type !== 'synthesize') return;
         if (kind === 'error-object')
           return void socket.write(event('error', { text: { toString: 1 }, code: INJECTION }));

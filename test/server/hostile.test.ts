@@ -170,6 +170,29 @@ describe('a hostile Wyoming server', () => {
   });
 });
 
+describe('a streamed text answered for ever', () => {
+  it('sentence after sentence with no end: refused past 10,000 sentences, not kept until the memory runs out', async () => {
+    const s = await hostile('many-pairs');
+    const r = await within(
+      20_000,
+      new Promise<StreamReply>((resolve) =>
+        wyomingLink(target(s.url), { now: () => performance.now(), replyTimeoutMs: 15_000 }).open((o) => {
+          if (o.state === 'failed') return resolve({ state: 'failed', message: o.message });
+          const session = o.session as ServerSession & Required<Pick<ServerSession, 'stream'>>;
+          session.stream(['Bonjour.'], null, (x) => {
+            session.close();
+            resolve(x);
+          });
+        }),
+      ),
+    );
+    assert.deepEqual(r, {
+      state: 'failed',
+      message: 'the server sent more than 10000 sentences for one streamed text',
+    });
+  });
+});
+
 describe('a streamed text written slowly', () => {
   it("a sentence's timer starts once its text is all sent, not while the client is still writing it", async () => {
     const s = await startWyomingServer({ speed: 4.5, slots: 1, audioSeconds: 0.45, streaming: true });
@@ -194,10 +217,10 @@ describe('a streamed text written slowly', () => {
 });
 
 describe('a hostile HTTP server', () => {
-  it('a body that never ends: refused past 64 MiB', async () => {
+  it('a body that never ends: refused past 8 MiB', async () => {
     const s = await startHostileHttp('endless-body');
     running.push(s);
-    await assert.rejects(within(20_000, probeServer(target(s.url), 'Bonjour.', 15_000)), /an answer over 64 MiB/);
+    await assert.rejects(within(20_000, probeServer(target(s.url), 'Bonjour.', 15_000)), /an answer over 8 MiB/);
   });
 
   it('a byte every 200 ms: the whole answer is due within the timeout, so it ends then', async () => {

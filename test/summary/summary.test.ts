@@ -11,6 +11,7 @@ import { rowCells } from '../../lib/summary/cells.js';
 import { summaryCharts } from '../../lib/summary/charts.js';
 import { summaryHtml } from '../../lib/summary/html.js';
 import { summarizeMachines } from '../../lib/summary/summarize.js';
+import { readSummaryInput } from '../../lib/summary/read.js';
 import type { Summary, SummaryRow } from '../../lib/summary/types.js';
 import { realArchive } from '../helpers/archive.js';
 import { pythonArchive, capacitySchemaOne } from '../helpers/old-archives.js';
@@ -160,6 +161,26 @@ const near = (actual: number | undefined, expected: number, what: string): void 
   );
 
 describe('summary of several machines (fixture archives named as such, and one real run)', () => {
+  it('reads one archive at a time: a folder of large archives is never all in memory at once', async () => {
+    let reading = 0;
+    let most = 0;
+    const again = await summarizeMachines([dir], {
+      prices: ['pi5=0.02', '0.05'],
+      read: async (file) => {
+        reading += 1;
+        most = Math.max(most, reading);
+        try {
+          return await readSummaryInput(file);
+        } finally {
+          reading -= 1;
+        }
+      },
+    });
+    assert.ok(again.files > 3);
+    assert.equal(most, 1);
+    assert.deepEqual(again.rows.length, summary.rows.length);
+  });
+
   it('pi5: two runs, each one draw (never pooled); figures as worked by hand', () => {
     const [row, old, ...rest] = rowsOf('pi5');
     assert.ok(row);

@@ -64,8 +64,11 @@ export function wavAudio(body: Buffer): { format: AudioFormat; audioSeconds: num
   return { format, audioSeconds: bytes / (format.rate * format.width * format.channels), silenceSeconds };
 }
 
-/** The most a sentence's WAV may weigh: a minute of 48 kHz 16-bit stereo is 11 MB. */
-export const MAX_WAV_BYTES = 64 * 2 ** 20;
+/**
+ * The most a sentence's WAV may weigh: three minutes of 22.05 kHz 16-bit mono (Piper's largest rate), 43 s of 48 kHz
+ * stereo. Each listener's connection may hold one: 256 MiB at 32 listeners (2 GiB at the 64 MiB cap it replaced).
+ */
+export const MAX_WAV_BYTES = 8 * 2 ** 20;
 
 /** A response's whole body, refused past `limitBytes` (the response is destroyed then). */
 export function readBody(res: http.IncomingMessage, limitBytes: number, done: (r: Buffer | Error) => void): void {

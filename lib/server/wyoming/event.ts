@@ -21,8 +21,12 @@ const HeaderSchema = z.looseObject({
 
 /** A header line longer than this is not Wyoming (a web page, a stray binary stream). */
 const MAX_HEADER_BYTES = 64 * 1024;
-/** No event of a TTS server carries more than this: a second of 48 kHz stereo is 192 kB. */
-const MAX_SECTION_BYTES = 16 * 1024 * 1024;
+/**
+ * No event of a TTS server carries more than this in its data or its payload: a second of 48 kHz stereo is 192 kB,
+ * wyoming-piper's chunks are 1024 samples, an info listing every Piper voice is well under 1 MB. With the header, a
+ * connection buffers at most about 8 MiB: 256 MiB at 32 listeners, against 512 MiB at the 16 MiB cap it replaced.
+ */
+export const MAX_SECTION_BYTES = 4 * 2 ** 20;
 
 export function encodeEvent(type: string, data: Record<string, unknown> = {}, payload?: Buffer): Buffer {
   const body = Buffer.from(JSON.stringify(data), 'utf8');
@@ -115,7 +119,9 @@ function parseHeader(line: Buffer) {
   const dataLength = h.data.data_length ?? 0;
   const payloadLength = h.data.payload_length ?? 0;
   if (dataLength > MAX_SECTION_BYTES || payloadLength > MAX_SECTION_BYTES)
-    throw new Error(`${an(h.data.type)} event announcing ${Math.max(dataLength, payloadLength)} bytes, over 16 MiB`);
+    throw new Error(
+      `${an(h.data.type)} event announcing ${Math.max(dataLength, payloadLength)} bytes, over ${MAX_SECTION_BYTES / 2 ** 20} MiB`,
+    );
   return { type: h.data.type, data: h.data.data ?? {}, dataLength, payloadLength };
 }
 

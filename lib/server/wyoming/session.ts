@@ -189,6 +189,9 @@ function collectAudio(c: Connection, now: () => number, reply: (r: SynthesisRepl
   wait('audio');
 }
 
+/** The most sentences one streamed text may come back in. */
+export const MAX_STREAM_PAIRS = 10_000;
+
 /**
  * A whole stream's audio: every audio-start ... audio-stop pair until `synthesize-stopped`, however the server split
  * the text. A server may hold a sentence until the next one's first word (wyoming-piper does), so audio is due within
@@ -224,6 +227,9 @@ function collectStream(
     } else if (e.type === 'audio-stop') {
       if (!pair?.format) return failed('the server sent audio-stop before any audio-start');
       pairs.push({ endMs: now(), ...pair.seconds(pair.format) });
+      // A reply is a few sentences: a server that sends sentence after sentence must not fill the memory.
+      if (pairs.length > MAX_STREAM_PAIRS)
+        return failed(`the server sent more than ${MAX_STREAM_PAIRS} sentences for one streamed text`);
       pair = null;
       lastWallMs = performance.now();
     } else if (e.type === 'synthesize-stopped') {
