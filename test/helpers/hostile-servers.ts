@@ -5,6 +5,7 @@
  */
 import http from 'node:http';
 import net from 'node:net';
+import { MAX_SECTION_BYTES } from '../../lib/server/wyoming/event.js';
 
 /** An OSC sequence (retitles a terminal window) and a bell: must never reach a terminal. */
 export const INJECTION = '\u001b]0;pwned\u0007\u001b[31m';
@@ -27,7 +28,9 @@ export type HostileWyoming =
   /** accepts the connection and never says anything, describe included. */
   | 'silent'
   /** says it streams text, then answers a streamed text with sentence after sentence, never stopping. */
-  | 'many-pairs';
+  | 'many-pairs'
+  /** answers a synthesize with an audio chunk as large as the client takes, all of it but its last byte. */
+  | 'stalled-chunk';
 
 export type HostileHttp =
   /** a 200 whose body never ends. */
@@ -118,6 +121,17 @@ function listen(server: net.Server | http.Server, sockets: Set<net.Socket>, sche
   );
 }
 
+/** The largest payload the client takes (lib's cap, read so the test follows it), one buffer shared by every socket. */
+let largest: Buffer | undefined;
+function stalledChunk(socket: net.Socket): void {
+  largest ??= Buffer.alloc(MAX_SECTION_BYTES - 1, 0x11);
+  const data = Buffer.from(JSON.stringify(fmt));
+  const head = { type: 'audio-chunk', data_length: data.length, payload_length: MAX_SECTION_BYTES };
+  socket.write(event('audio-start', fmt));
+  socket.write(Buffer.concat([Buffer.from(`${JSON.stringify(head)}\n`), data]));
+  socket.write(largest);
+}
+
 export function startHostileWyoming(kind: HostileWyoming): Promise<Hostile> {
   const sockets = new Set<net.Socket>();
   const timers = new Set<NodeJS.Timeout>();
@@ -131,6 +145,7 @@ export function startHostileWyoming(kind: HostileWyoming): Promise<Hostile> {
         if (kind === 'many-pairs' && type === 'synthesize-stop')
           return void socket.write(Buffer.concat(Array.from({ length: 10_050 }, () => answer())));
         if (type !== 'synthesize') return;
+        if (kind === 'stalled-chunk') return void stalledChunk(socket);
         if (kind === 'error-object')
           return void socket.write(event('error', { text: { toString: 1 }, code: INJECTION }));
         if (kind === 'double-answer') return void socket.write(Buffer.concat([answer(), answer()]));

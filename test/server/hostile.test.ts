@@ -10,7 +10,7 @@ import { after, describe, it } from 'node:test';
 import { PiperParallelError } from '../../lib/core/errors.js';
 import { parseServerUrl, probeServer } from '../../lib/server/probe.js';
 import { wyomingLink } from '../../lib/server/wyoming/session.js';
-import { EventParser, encodeEvent } from '../../lib/server/wyoming/event.js';
+import { EventParser, MAX_SECTION_BYTES, encodeEvent } from '../../lib/server/wyoming/event.js';
 import { serverVoice, stillAnswering } from '../../lib/capacity/setup/server.js';
 import { ServerAdapter } from '../../lib/capacity/worker/server-adapter.js';
 import type { ServerSession, StreamReply, SynthesisReply } from '../../lib/server/contract/session.js';
@@ -167,6 +167,43 @@ describe('a hostile Wyoming server', () => {
       assert.ok(e instanceof PiperParallelError && e.code === 'ABORTED', String(e));
       return true;
     });
+  });
+});
+
+describe('memory at 32 listeners', () => {
+  it('each sent the largest chunk the client takes, all but its last byte: the client grows by under 8 MiB a listener', async () => {
+    const s = await hostile('stalled-chunk');
+    const sessions: ServerSession[] = [];
+    global.gc?.();
+    const before = process.memoryUsage().rss;
+    await within(
+      20_000,
+      Promise.all(
+        Array.from(
+          { length: 32 },
+          () =>
+            new Promise<void>((resolve) =>
+              wyomingLink(target(s.url), { now: () => performance.now(), replyTimeoutMs: 30_000 }).open((o) => {
+                if (o.state === 'failed') return resolve();
+                sessions.push(o.session);
+                o.session.synthesize('Bonjour.', () => undefined);
+                resolve();
+              }),
+            ),
+        ),
+      ),
+    );
+    // Until every stalled chunk has come (the client holds it, waiting for its last byte), or 10 s.
+    let grownBytes = 0;
+    for (let i = 0; i < 100; i += 1) {
+      grownBytes = Math.max(grownBytes, process.memoryUsage().rss - before);
+      if (grownBytes > 32 * 0.9 * MAX_SECTION_BYTES) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    for (const x of sessions) x.close();
+    assert.equal(sessions.length, 32);
+    // The budget docs/reliability.md states: 8 MiB a connection, 256 MiB at 32 listeners.
+    assert.ok(grownBytes < 32 * 8 * 2 ** 20, `grew ${Math.round(grownBytes / 2 ** 20)} MiB`);
   });
 });
 
