@@ -1,12 +1,13 @@
 /**
  * The memory floor a stream is judged against: a bare onnxruntime-node process, no harness and no
- * phonemizer, with Piper's session settings at 1 thread, running what one stream runs in a round of
+ * phonemizer, with the session settings of the profile the streams ran (piper-tts: the arena on;
+ * libpiper: off) at 1 thread, running what one stream runs in a round of
  * the default run (a one-sentence warm-up, then its timed passes over the same phoneme ids). The
  * ids come from a JSON file written by the parent. Prints one JSON line with its peak RSS.
  */
 import { readFileSync } from 'node:fs';
 import * as ort from 'onnxruntime-node';
-import { PIPER_SESSION_OPTIONS } from '../lib/voice/synthesizer.js';
+import { SESSION_SETTINGS, type SessionProfile } from '../lib/voice/session-profile.js';
 import { quietTelemetry } from '../lib/voice/onnxruntime.js';
 
 interface BareInput {
@@ -14,6 +15,7 @@ interface BareInput {
   scales: [number, number, number];
   sentences: number[][];
   passes: number;
+  session: SessionProfile;
 }
 
 // As in the streams: no telemetry client inside the processes measured.
@@ -24,7 +26,7 @@ const session = await ort.InferenceSession.create(input.onnxPath, {
   intraOpNumThreads: 1,
   interOpNumThreads: 1,
   executionMode: 'sequential',
-  ...PIPER_SESSION_OPTIONS,
+  ...SESSION_SETTINGS[input.session].options,
 });
 const scales = new ort.Tensor('float32', Float32Array.from(input.scales), [3]);
 const feeds = input.sentences.map((ids) => ({

@@ -1,4 +1,5 @@
 /** Each bench figure, measured on its own. */
+import type { SessionProfile } from '../lib/voice/session-profile.js';
 import { execFile } from 'node:child_process';
 import { rm, writeFile } from 'node:fs/promises';
 import { rmSync, readFileSync, mkdtempSync, readdirSync } from 'node:fs';
@@ -194,7 +195,11 @@ const BARE = fileURLToPath(new URL('./bare-rss.js', import.meta.url));
  * Peak RSS of a bare onnxruntime-node process running one stream's round of passes on the same ids
  * (see bare-rss.ts): the floor a stream's own peak is set beside.
  */
-export async function bareRss(voiceName: string, voicesDir: string, passes: number): Promise<number> {
+export async function bareRss(
+  voiceName: string,
+  voicesDir: string,
+  { passes, session }: { passes: number; session: SessionProfile },
+): Promise<number> {
   const voice = await resolveVoice(voiceName, voicesDir);
   const prepared = await prepareText(DEFAULT_SENTENCES, voice.config);
   const inf = voice.config.inference;
@@ -206,6 +211,7 @@ export async function bareRss(voiceName: string, voicesDir: string, passes: numb
       scales: [inf.noise_scale, inf.length_scale, inf.noise_w],
       sentences: prepared.sentences.map((s) => s.ids),
       passes,
+      session,
     }),
   );
   try {

@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { median } from '../lib/measure/stats.js';
 import { bareRss, processSkew } from './measures.js';
+import { DEFAULT_SESSION_PROFILE } from '../lib/voice/session-profile.js';
 
 const voicesDir = path.resolve(process.argv[2] ?? 'voices');
 const startupMs: number[] = [];
@@ -16,5 +17,6 @@ for (let i = 0; i < 10; i += 1) {
   startupMs.push(performance.now() - t0);
 }
 const skew = await processSkew(100);
-const bareBytes = await bareRss('synthetic-siwis-medium', voicesDir, 1);
+// The default profile, as a run uses it.
+const bareBytes = await bareRss('synthetic-siwis-medium', voicesDir, { passes: 1, session: DEFAULT_SESSION_PROFILE });
 process.stdout.write(`${JSON.stringify({ node: process.version, startupMs: median(startupMs), skew, bareBytes })}\n`);
