@@ -1,7 +1,8 @@
 /** `piper-parallel capacity`: how many live streams each layout serves before a gap; prints, archives, reports. */
 import path from 'node:path';
+import { PiperParallelError } from '../core/errors.js';
 import { CapacityLiveLine } from './capacity-live.js';
-import { sessionLine } from '../voice/session-profile.js';
+import { SESSION_PROFILES, sessionLine } from '../voice/session-profile.js';
 import { writeExclusive } from '../archive/writer.js';
 import type { ArrivalPattern } from '../capacity/trial/arrivals.js';
 import { DEFAULT_LAYOUT_CHOICES, LAYOUT_CHOICES, layoutsNamed, type LayoutChoice } from '../capacity/trial/layouts.js';
@@ -14,6 +15,16 @@ import { allowedCores } from '../measure/clock.js';
 import { parseChoice, parseList, parsePositive, parseWhole, settleSeconds, textFile } from './parse.js';
 import type { Io } from './run-command.js';
 import { SERVER_VOICE } from '../capacity/setup/server.js';
+
+/** --sessions was retired; a profile name after it is --session mistyped, said so rather than "not a number". */
+function retiredSessions(value: string): number {
+  if ((SESSION_PROFILES as readonly string[]).includes(value))
+    throw new PiperParallelError(
+      'USAGE',
+      `--sessions ${value}: did you mean --session ${value}? (--sessions was retired: evidence is counted by trial)`,
+    );
+  return parseWhole(value, '--sessions', 1);
+}
 
 export interface CapacityFlags {
   voice?: string[];
@@ -68,7 +79,7 @@ function capacityOptions(f: CapacityFlags): CapacityOptions {
       f['first-audio-ms'] === undefined ? undefined : parsePositive(f['first-audio-ms'], '--first-audio-ms', '500'),
     maxStreams: f['max-streams'] === undefined ? undefined : parseWhole(f['max-streams'], '--max-streams', 1),
     rounds: f.rounds === undefined ? undefined : parseWhole(f.rounds, '--rounds', 1),
-    sessions: f.sessions === undefined ? undefined : parseWhole(f.sessions, '--sessions', 1),
+    sessions: f.sessions === undefined ? undefined : retiredSessions(f.sessions),
     prebuffersMs: f['prebuffer-ms'] === undefined ? undefined : parseList(f['prebuffer-ms'], '--prebuffer-ms', 0),
     maxMinutes: f['max-minutes'] === undefined ? undefined : parsePositive(f['max-minutes'], '--max-minutes', '7.5'),
     seed: f.seed === undefined ? undefined : parseWhole(f.seed, '--seed', 0),

@@ -12,7 +12,12 @@ const choicesOf = (value: string | undefined): string[] =>
 function bashFunction(commands: readonly Command[]): string {
   const names = commands.map((c) => c.name);
   const flagCases = commands.map((c) => {
-    const flags = ['--help', ...Object.keys(c.flags).map((f) => `--${f}`)];
+    const flags = [
+      '--help',
+      ...Object.entries(c.flags)
+        .filter(([, s]) => !s.retired)
+        .map(([f]) => `--${f}`),
+    ];
     return `    ${c.name}) opts="${[...new Set(flags)].join(' ')}" ;;`;
   });
   const choices = new Map<string, string[]>();

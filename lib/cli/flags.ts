@@ -7,6 +7,8 @@ export interface FlagSpec {
   /** The value's placeholder in the help (`--rounds R`). */
   value?: string;
   help: string;
+  /** Still refused with a word of why, but no longer offered by the help or the completion. */
+  retired?: true;
 }
 
 const text = (value: string, help: string): FlagSpec => ({ type: 'string', value, help });
@@ -64,7 +66,7 @@ export const FLAGS = {
     'R',
     "a fixed run: split each arm's N passes into R rounds, each running every arm once; no look, no early stop (default: the sequential run)",
   ),
-  sessions: text('N', 'retired: evidence is counted by trial (refused, saying so)'),
+  sessions: { ...text('N', 'retired: evidence is counted by trial (refused, saying so)'), retired: true },
   server: text(
     'URL',
     "a running server to measure: tcp://HOST:PORT (Wyoming, e.g. wyoming-piper) or http://HOST:PORT (Piper's HTTP server); with --voice, that local voice's layouts run beside it",
@@ -87,7 +89,10 @@ export const FLAGS = {
   ),
   margin: text('PCT', 'two layouts within ±PCT% of each other are called equivalent (default 6)'),
   label: text('NAME', 'a name for this machine in summaries (archived)'),
-  precision: text('PCT', 'retired: a run without --rounds stops when its questions are answered (refused, saying so)'),
+  precision: {
+    ...text('PCT', 'retired: a run without --rounds stops when its questions are answered (refused, saying so)'),
+    retired: true,
+  },
   'max-minutes': text(
     'M',
     'the time budget in minutes, settling included (a sequential run: default 10; capacity: default 7.5)',

@@ -34,7 +34,9 @@ const EXIT_CODES = [
 ].join('\n');
 
 export function commandHelp(c: Command): string {
-  const flags = Object.entries(c.flags).map(([n, s]) => flagLine(n, s));
+  const flags = Object.entries(c.flags)
+    .filter(([, s]) => !s.retired)
+    .map(([n, s]) => flagLine(n, s));
   return [
     `piper-parallel ${c.name === 'run' ? '[run]' : c.name}: ${c.summary}`,
     '',

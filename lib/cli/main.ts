@@ -1,4 +1,5 @@
 /** The command line's work: find the command, parse its own flags, run it; returns the exit code. */
+import { closest } from './suggest.js';
 import { parseArgs } from 'node:util';
 import { PiperParallelError } from '../core/errors.js';
 import { TOOL_VERSION } from '../core/version.js';
@@ -76,12 +77,45 @@ function chooseCommand(argv: string[]): { command: Command; rest: string[] } {
   if (named) return { command: named, rest };
   const run = findCommand('run') as Command;
   if (first === undefined || first.startsWith('-') || /^\d/.test(first)) return { command: run, rest: argv };
-  const names = COMMANDS.map((c) => c.name).join(', ');
+  const names = COMMANDS.map((c) => c.name);
+  const near = closest(first, names);
   throw new PiperParallelError(
     'USAGE',
-    `unknown command "${first}"; the commands are ${names}, or a number of passes (e.g. piper-parallel 6); see piper-parallel --help`,
+    `unknown command "${first}"; ${near ? `did you mean ${near}? ` : ''}the commands are ${names.join(', ')}, ` +
+      'or a number of passes (e.g. piper-parallel 6); see piper-parallel --help',
   );
 }
+
+/**
+ * What parseArgs refused, in this tool's words: an unknown flag with the closest of the command's own ("did you
+ * mean") or the command it belongs to; a flag left without its value named as such.
+ */
+function parseProblem(command: Command, message: string): string {
+  const help = `piper-parallel ${command.name} --help`;
+  const unknown = /^Unknown option '([^']+)'/.exec(message)?.[1];
+  if (unknown) {
+    const where = command.name === 'run' ? 'the run' : `piper-parallel ${command.name}`;
+    const own = Object.entries(command.flags)
+      .filter(([, s]) => !s.retired)
+      .map(([n]) => `--${n}`);
+    const near = closest(unknown, own);
+    if (near) return `${unknown} does not apply to ${where}; did you mean ${near}? see ${help}`;
+    const owner = COMMANDS.find((c) => c !== command && `--${unknown.replace(/^-+/, '')}` in prefixed(c.flags));
+    if (owner)
+      return `${unknown} does not apply to ${where}; it is piper-parallel ${owner.name}'s: see piper-parallel ${owner.name} --help`;
+    return `${unknown} does not apply to ${where}; see ${help}`;
+  }
+  const missing = /^Option '(?:-\w, )?(--[\w-]+) <value>' argument missing/.exec(message)?.[1];
+  if (missing) return `${missing} needs a value; see ${help}`;
+  return `${message.split('\n')[0]}; see ${help}`;
+}
+
+const prefixed = (flags: Command['flags']): Record<string, true> =>
+  Object.fromEntries(
+    Object.entries(flags)
+      .filter(([, s]) => !s.retired)
+      .map(([n]) => [`--${n}`, true]),
+  );
 
 /** The command's own flags; a flag that is not its own is a usage error naming both. */
 function parseFor(command: Command, args: string[]): { values: Values; positionals: string[] } {
@@ -93,17 +127,7 @@ function parseFor(command: Command, args: string[]): { values: Values; positiona
   try {
     parsed = parseArgs({ args: masked, allowPositionals: true, strict: true, options: command.flags });
   } catch (err) {
-    const unknown = /^Unknown option '([^']+)'/.exec((err as Error).message)?.[1];
-    const where = command.name === 'run' ? 'the run' : `piper-parallel ${command.name}`;
-    if (unknown)
-      throw new PiperParallelError(
-        'USAGE',
-        `${unknown} does not apply to ${where}; see piper-parallel ${command.name === 'run' ? '' : `${command.name} `}--help`,
-      );
-    throw new PiperParallelError(
-      'USAGE',
-      `${(err as Error).message.split('\n')[0]}; see piper-parallel ${command.name} --help`,
-    );
+    throw new PiperParallelError('USAGE', parseProblem(command, (err as Error).message));
   }
   const values: Values = {};
   for (const [k, v] of Object.entries(parsed.values))

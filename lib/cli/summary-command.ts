@@ -32,7 +32,8 @@ export async function summaryCommand(
     );
   const s = await summarizeMachines(paths, { prices: parsePrices(prices ?? []) });
   const markdown = summaryMarkdown(s);
-  io.out(json ? JSON.stringify(s, null, 2) : markdown);
+  // No archive read: the lines on stderr say why; an empty table says nothing more.
+  if (json || s.rows.length > 0) io.out(json ? JSON.stringify(s, null, 2) : markdown);
   if (out !== undefined) {
     // Both names checked before either is written: a refused Markdown leaves no page without it.
     await refuseToReplace(out.replace(/\.html$/, '.md'), paths);

@@ -2,6 +2,9 @@
 /** Each command parses its own flags: its own --help with two examples, and a flag of another command refused. */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { tempDir } from '../helpers/paths.js';
 import tty_ from 'node:tty';
 import { describe, it } from 'node:test';
 import { COMMANDS } from '../../lib/cli/commands.js';
@@ -22,6 +25,49 @@ async function run(argv: string[]): Promise<{ code: number; out: string; err: st
   }
 }
 
+describe('what the parser refuses, in words', () => {
+  it("an unknown flag: the closest of the command's own, or the command it belongs to; a flag without its value", async () => {
+    for (const [argv, message] of [
+      [
+        ['capacity', '--sesion', 'piper-tts'],
+        /^--sesion does not apply to piper-parallel capacity; did you mean --session\? see piper-parallel capacity --help$/,
+      ],
+      [['capacity', '--roundz', '3'], /did you mean --rounds\?/],
+      [
+        ['--server', 'tcp://127.0.0.1:10200'],
+        /^--server does not apply to the run; it is piper-parallel capacity's: see piper-parallel capacity --help$/,
+      ],
+      [
+        ['capacity', '--bogus'],
+        /^--bogus does not apply to piper-parallel capacity; see piper-parallel capacity --help$/,
+      ],
+      [['--voice'], /^--voice needs a value; see piper-parallel run --help$/],
+      [
+        ['capacity', '--sessions', 'piper-tts'],
+        /^--sessions piper-tts: did you mean --session piper-tts\? \(--sessions was retired/,
+      ],
+    ] as const) {
+      const r = await run([...argv]);
+      assert.equal(r.code, 2, `${argv.join(' ')}: ${r.err}`);
+      assert.match(r.err.trim(), message);
+    }
+  });
+});
+
+describe('refused before anything is made', () => {
+  it('a --server URL it cannot speak creates no out-dir; a summary of nothing prints no empty table', async () => {
+    const outDir = path.join(tempDir('refused-early'), 'never');
+    const r = await run(['capacity', '--server', 'ftp://127.0.0.1:21', '--out-dir', outDir]);
+    assert.equal(r.code, 2, r.err);
+    assert.match(r.err, /--server speaks tcp:\/\/ \(Wyoming\) or http:\/\//);
+    assert.equal(existsSync(outDir), false, 'the out-dir was made for a run that was refused');
+    const s = await run(['summary', path.join(outDir, 'nothing')]);
+    assert.equal(s.code, 2);
+    assert.equal(s.out, '');
+    assert.match(s.err, /cannot be read \(no such file or folder\)/);
+  });
+});
+
 describe('commands', () => {
   for (const c of COMMANDS) {
     const argv = c.name === 'run' ? ['--help'] : [c.name, '--help'];
@@ -29,8 +75,13 @@ describe('commands', () => {
       const r = await run(c.name === 'run' ? ['6', '--help'] : argv);
       assert.equal(r.code, 0, r.err);
       assert.match(r.out, new RegExp(`^piper-parallel ${c.name === 'run' ? '\\[run\\]' : c.name}: `));
-      for (const flag of Object.keys(c.flags))
-        assert.ok(r.out.includes(`--${flag}`), `${c.name} --help lacks --${flag}`);
+      // A retired flag is still refused with a word of why, but not offered.
+      for (const [flag, spec] of Object.entries(c.flags))
+        assert.equal(
+          new RegExp(`--${flag}\\b`).test(r.out),
+          spec.retired !== true,
+          `${c.name} --help ${spec.retired ? 'offers the retired' : 'lacks'} --${flag}`,
+        );
       const examples = r.out.split('Examples:\n')[1]?.split('\n\n')[0]?.split('\n') ?? [];
       assert.equal(examples.length, 2, r.out);
       for (const e of examples) assert.match(e, /^ {2}piper-parallel /);
@@ -47,15 +98,21 @@ describe('commands', () => {
   for (const [argv, pattern] of [
     [
       ['capacity', '--streams', '4'],
-      /^--streams does not apply to piper-parallel capacity; see piper-parallel capacity --help$/,
+      /^--streams does not apply to piper-parallel capacity; it is piper-parallel run's: see piper-parallel run --help$/,
     ],
     [['compare', '--rounds', '3', 'a.json', 'b.json'], /^--rounds does not apply to piper-parallel compare/],
     [['report', '--voice', 'x', 'a.json'], /^--voice does not apply to piper-parallel report/],
     [['summary', '--tolerance', '5', 'm/'], /^--tolerance does not apply to piper-parallel summary/],
-    [['6', '--arrivals', 'poisson'], /^--arrivals does not apply to the run; see piper-parallel --help$/],
+    [
+      ['6', '--arrivals', 'poisson'],
+      /^--arrivals does not apply to the run; it is piper-parallel capacity's: see piper-parallel capacity --help$/,
+    ],
     [['voices', '--base-url', 'http://127.0.0.1:9'], /^--base-url applies only to voices fetch/],
     [['schema', '--json'], /^--json does not apply to piper-parallel schema/],
-    [['capcity'], /^unknown command "capcity"; the commands are run, capacity, compare, report, summary, voices/],
+    [
+      ['capcity'],
+      /^unknown command "capcity"; did you mean capacity\? the commands are run, capacity, compare, report, summary, voices/,
+    ],
     [['capacity', 'now'], /^capacity takes no argument, got "now"/],
   ] as const) {
     it(`refused: ${argv.join(' ')} -> exit 2, one line naming the flag and the command`, async () => {
@@ -113,7 +170,7 @@ describe('the conventions of a Node command line', () => {
       return r.stdout.trim().split(/\s+/).filter(Boolean);
     };
     assert.deepEqual(complete(['piper-parallel', 'cap']), ['capacity']);
-    assert.deepEqual(complete(['piper-parallel', 'capacity', '--ses']).sort(), ['--session', '--sessions']);
+    assert.deepEqual(complete(['piper-parallel', 'capacity', '--ses']).sort(), ['--session']);
     assert.deepEqual(complete(['piper-parallel', '6', '--session', '']), ['piper-tts', 'libpiper']);
     // A flag of another command is not offered: --server is capacity's, not the run's.
     assert.deepEqual(complete(['piper-parallel', '--serv']), []);

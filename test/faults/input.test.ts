@@ -43,7 +43,7 @@ describe('bad input is refused before anything is measured', () => {
     refused(
       (w) => [...baseArgs(w), '--passes', '3'],
       2,
-      /--passes does not apply to the run; see piper-parallel --help/,
+      /--passes does not apply to the run; see piper-parallel run --help/,
     ));
 
   it('a malformed .onnx.json names the key -> exit 1', async () => {

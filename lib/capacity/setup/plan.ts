@@ -1,4 +1,5 @@
 /** Step 1 of a capacity run: every option checked and every voice ready, before anything is measured. */
+import { parseServerUrl } from '../../server/probe.js';
 import path from 'node:path';
 import { chooseSession, type SessionProfile } from '../../voice/session-profile.js';
 import { checkWritable, archiveBaseName } from '../../archive/writer.js';
@@ -142,6 +143,8 @@ export async function planCapacity(o: CapacityOptions): Promise<CapacityPlan> {
   const settleSeconds = whole(o.settleSeconds, '--settle', 0, 30, '30');
   const arrivals = oneOf(o.arrivals, '--arrivals', ARRIVAL_PATTERNS, 'staggered');
   const schedule = oneOf(o.schedule, '--schedule', QUEUE_POLICIES, 'deadline');
+  // A URL refused before anything is made on disk (the out-dir was created, then the URL refused).
+  if (typeof o.server === 'string') parseServerUrl(o.server);
   const outDir = path.resolve(o.outDir ?? 'measurements');
   await checkWritable(outDir);
   const places = voicePlaces(o.voicesDir);

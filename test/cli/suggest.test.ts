@@ -1,0 +1,19 @@
+// light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { closest, editDistance } from '../../lib/cli/suggest.js';
+
+describe('did you mean', () => {
+  it('counts edits, and offers only a name a typo away', () => {
+    assert.deepEqual(
+      [editDistance('', 'abc'), editDistance('kitten', 'sitting'), editDistance('--sesion', '--session')],
+      [3, 3, 1],
+    );
+    const flags = ['--session', '--sessions', '--server', '--rounds', '--seed'];
+    assert.equal(closest('--sesion', flags), '--session');
+    assert.equal(closest('--roundz', flags), '--rounds');
+    // Two short words differ too much for a guess: nothing offered.
+    assert.equal(closest('--x', flags), undefined);
+    assert.equal(closest('--bogus', flags), undefined);
+  });
+});
