@@ -144,7 +144,7 @@ const capacity: Command = {
     'max-minutes':
       "the run, calibration included, ends within M minutes: a later round's turn that would pass it is left out, said (default 7.5)",
     seed: 'seed of the order and of poisson arrivals (default drawn, printed, archived)',
-    isolation: 'workers as processes (default) or worker threads (process|thread)',
+    isolation: { value: 'process|thread', help: 'workers as processes (default) or worker threads' },
     sessions: 'retired: evidence is counted by trial; ask for more trials with --rounds (refused, saying so)',
   }),
   examples: [
@@ -227,7 +227,14 @@ const voices: Command = {
         '--base-url applies only to voices fetch; e.g. piper-parallel voices fetch NAME --base-url URL',
       );
     if (sub === undefined || sub === 'list') return listVoices(places, io);
-    if (sub === 'build') return buildVoices(places, io);
+    if (sub === 'build') {
+      if (names.length > 0)
+        throw new PiperParallelError(
+          'USAGE',
+          `voices build takes no argument, got "${names[0]}"; it builds every synthetic voice: piper-parallel voices build`,
+        );
+      return buildVoices(places, io);
+    }
     throw new PiperParallelError(
       'USAGE',
       `unknown voices command "${sub}"; use voices, voices build or voices fetch NAME`,
@@ -262,8 +269,8 @@ const synth: Command = {
   usage: ['piper-parallel synth --voice NAME --out FILE.wav [options] TEXT'],
   flags: pick(['voice', 'threads', 'speaker', 'engine', 'out', 'voices-dir'], {
     voice: 'the voice to speak with',
-    threads: 'onnxruntime intra-op threads (default 1)',
-    engine: 'onnxruntime (default) or sherpa',
+    threads: { value: 'T', help: 'onnxruntime intra-op threads (default 1)' },
+    engine: { value: 'onnxruntime|sherpa', help: 'onnxruntime (default) or sherpa' },
     out: 'the WAV file to write',
   }),
   examples: [

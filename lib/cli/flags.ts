@@ -133,12 +133,18 @@ export const FLAGS = {
 
 export type FlagName = keyof typeof FLAGS;
 
-/** The flags a command takes, each with its own help where the shared one does not fit. */
+/**
+ * The flags a command takes, each with its own help where the shared one does not fit, and its own placeholder where
+ * it takes fewer values (the help and the completion offer only what the command accepts).
+ */
 export function pick(
   names: readonly FlagName[],
-  overrides: Partial<Record<FlagName, string>> = {},
+  overrides: Partial<Record<FlagName, string | { value: string; help: string }>> = {},
 ): Record<string, FlagSpec> {
   const out: Record<string, FlagSpec> = {};
-  for (const n of [...names, 'help' as const]) out[n] = { ...FLAGS[n], help: overrides[n] ?? FLAGS[n].help };
+  for (const n of [...names, 'help' as const]) {
+    const o = overrides[n];
+    out[n] = { ...FLAGS[n], ...(typeof o === 'string' ? { help: o } : (o ?? {})) };
+  }
   return out;
 }

@@ -175,7 +175,8 @@ export async function main(argv: string[], io: Io = processIo(), deps: RunDeps =
     io.out(generalHelp(COMMANDS));
     return 0;
   }
-  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+  // --version wherever it is typed ("piper-parallel capacity --version"); -V alone, as a value may look like it.
+  if (argv.includes('--version') || (argv.length === 1 && argv[0] === '-V')) {
     io.out(TOOL_VERSION);
     return 0;
   }

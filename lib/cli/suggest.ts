@@ -16,12 +16,16 @@ export function editDistance(a: string, b: string): number {
   return previous[b.length] as number;
 }
 
-/** The closest of `names` to `typed`, if close enough to be a typo (at most 2 edits, and under a third of it). */
+/**
+ * The closest of `names` to `typed`, if close enough to be a typo: at most 2 edits and at most a quarter of the
+ * word, dashes aside (--sesion is --session; --version is not --session, two edits in seven letters).
+ */
 export function closest(typed: string, names: readonly string[]): string | undefined {
+  const bare = (s: string): string => s.replace(/^-+/, '');
   let best: { name: string; d: number } | undefined;
   for (const name of names) {
-    const d = editDistance(typed, name);
-    if (d <= 2 && d * 3 < Math.max(typed.length, name.length) && (!best || d < best.d)) best = { name, d };
+    const d = editDistance(bare(typed), bare(name));
+    if (d <= 2 && d * 4 <= Math.max(bare(typed).length, bare(name).length) && (!best || d < best.d)) best = { name, d };
   }
   return best?.name;
 }

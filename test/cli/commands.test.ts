@@ -9,6 +9,7 @@ import tty_ from 'node:tty';
 import { describe, it } from 'node:test';
 import { COMMANDS } from '../../lib/cli/commands.js';
 import { main } from '../../lib/cli/main.js';
+import { TOOL_VERSION } from '../../lib/core/version.js';
 import { exitCodeFor, type Io } from '../../lib/cli/run-command.js';
 import { PiperParallelError } from '../../lib/core/errors.js';
 import { colorEnabled } from '../../lib/throughput/report/progress.js';
@@ -42,6 +43,7 @@ describe('what the parser refuses, in words', () => {
         /^--bogus does not apply to piper-parallel capacity; see piper-parallel capacity --help$/,
       ],
       [['--voice'], /^--voice needs a value; see piper-parallel run --help$/],
+      [['voices', 'build', 'extra'], /^voices build takes no argument, got "extra"/],
       [
         ['capacity', '--sessions', 'piper-tts'],
         /^--sessions piper-tts: did you mean --session piper-tts\? \(--sessions was retired/,
@@ -50,6 +52,15 @@ describe('what the parser refuses, in words', () => {
       const r = await run([...argv]);
       assert.equal(r.code, 2, `${argv.join(' ')}: ${r.err}`);
       assert.match(r.err.trim(), message);
+    }
+  });
+});
+
+describe('--version', () => {
+  it('is heard wherever it is typed, not taken for a typo', async () => {
+    for (const argv of [['--version'], ['-V'], ['capacity', '--version'], ['6', '--voice', 'x', '--version']]) {
+      const r = await run(argv);
+      assert.deepEqual([r.code, r.out.trim()], [0, TOOL_VERSION], argv.join(' '));
     }
   });
 });
@@ -172,6 +183,10 @@ describe('the conventions of a Node command line', () => {
     assert.deepEqual(complete(['piper-parallel', 'cap']), ['capacity']);
     assert.deepEqual(complete(['piper-parallel', 'capacity', '--ses']).sort(), ['--session']);
     assert.deepEqual(complete(['piper-parallel', '6', '--session', '']), ['piper-tts', 'libpiper']);
+    // Each command's own values: synth's --engine has no "both", the run's has.
+    assert.deepEqual(complete(['piper-parallel', 'synth', '--engine', '']), ['onnxruntime', 'sherpa']);
+    assert.deepEqual(complete(['piper-parallel', '--engine', '']), ['onnxruntime', 'sherpa', 'both']);
+    assert.deepEqual(complete(['piper-parallel', 'capacity', '--isolation', '']), ['process', 'thread']);
     // A flag of another command is not offered: --server is capacity's, not the run's.
     assert.deepEqual(complete(['piper-parallel', '--serv']), []);
     assert.match((await run(['completion', 'zsh'])).out, /^autoload -U \+X bashcompinit && bashcompinit\n/);

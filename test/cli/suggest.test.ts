@@ -15,5 +15,6 @@ describe('did you mean', () => {
     // Two short words differ too much for a guess: nothing offered.
     assert.equal(closest('--x', flags), undefined);
     assert.equal(closest('--bogus', flags), undefined);
+    assert.equal(closest('--version', flags), undefined, '--version is not a typo of --session');
   });
 });

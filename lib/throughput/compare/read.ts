@@ -261,11 +261,17 @@ function fromV1(value: unknown, file: string): ComparableRun {
 
 function fromPython(value: unknown, file: string): ComparableRun {
   const parsed = PythonArchiveSchema.safeParse(value);
-  if (!parsed.success)
+  if (!parsed.success) {
+    // The schema's words only where the file is one of the script's archives, damaged: elsewhere they name a key
+    // the file never meant to have.
+    const looksPython = typeof value === 'object' && value !== null && 'outil' in value;
     throw new PiperParallelError(
       'USAGE',
-      `${file} is neither a piper-parallel archive nor one of mesure_piper_parallele.py (${firstIssue(parsed.error)})`,
+      looksPython
+        ? `${file} is an archive of mesure_piper_parallele.py this version cannot read (${firstIssue(parsed.error)})`
+        : `${file} is not an archive (neither piper-parallel's nor mesure_piper_parallele.py's); give a file from measurements/`,
     );
+  }
   const a = parsed.data;
   return {
     file,

@@ -467,7 +467,7 @@ describe('compare', () => {
     writeFileSync(shape, JSON.stringify({ hello: 'world' }));
     assert.match(
       run([a, shape]).stderr,
-      /shape\.json is neither a piper-parallel archive nor one of mesure_piper_parallele\.py \(outil: /,
+      /shape\.json is not an archive \(neither piper-parallel's nor mesure_piper_parallele\.py's\); give a file from measurements\/$/m,
     );
     const missing = path.join(dir, 'missing.json');
     const m = structuredClone(base) as Partial<Archive>;
@@ -510,6 +510,11 @@ describe('compareArchives from a script', () => {
     const c = compareArchives(same, slower);
     assert.equal(c.a, 'A');
     assert.equal(c.regression, true);
-    assert.throws(() => compareArchives({ nope: 1 }, same), /A is neither a piper-parallel archive/);
+    assert.throws(() => compareArchives({ nope: 1 }, same), /A is not an archive \(neither piper-parallel's/);
+    // One of the script's archives, damaged: the schema's words name what is wrong.
+    assert.throws(
+      () => compareArchives({ outil: 'mesure_piper_parallele.py' }, same),
+      /A is an archive of mesure_piper_parallele\.py this version cannot read \(/,
+    );
   });
 });
