@@ -3,6 +3,7 @@
  * the time gone and about how much is left, redrawn in place; cleared before any other line.
  */
 import { formatDuration } from '../throughput/report/progress.js';
+import { stripControl } from '../report/markdown.js';
 import type { CapacityProgress } from '../capacity/setup/options.js';
 
 const CLEAR = '\r\x1b[2K';
@@ -29,8 +30,10 @@ export class CapacityLiveLine {
         ? 'time left not known yet'
         : `about ${formatDuration(Math.max(0, this.plannedSeconds - gone))} left`;
     const what = e.purpose === 'premier_son' ? 'first audio' : e.purpose === 'reference' ? 'reference' : 'whole';
+    // Written raw (it erases the line it redraws): a voice's name, a file's, is stripped of control codes first.
     this.write(
-      `${CLEAR}trial ${e.index} (round ${e.round}): ${e.voice}, ${e.layout}, K=${e.k} ${what}; elapsed ${formatDuration(gone)}, ${left}`,
+      `${CLEAR}trial ${e.index} (round ${e.round}): ${stripControl(e.voice)}, ${stripControl(e.layout)}, K=${e.k} ${what}; ` +
+        `elapsed ${formatDuration(gone)}, ${left}`,
     );
     this.shown = true;
   }

@@ -1,3 +1,4 @@
+import { stripControl } from '../report/markdown.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { PiperParallelError } from '../core/errors.js';
 import { findTaskset } from './taskset.js';
@@ -87,7 +88,11 @@ export class ProcessAdapter implements WorkerAdapter {
       command = taskset;
       args = ['-c', String(core), process.execPath, ...nodeArgs];
     }
-    const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], serialization: 'json' });
+    const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'json' });
+    // A worker's stderr (onnxruntime's warnings, a voice file's words in an error) reaches the terminal as every other
+    // line does: stripped of control codes. Read as it comes, so a chatty worker never blocks on a full pipe.
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (text: string) => process.stderr.write(stripControl(text)));
     return new ProcessWorker(rang, child);
   }
 }

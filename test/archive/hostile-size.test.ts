@@ -1,6 +1,7 @@
+// light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
 /**
- * A hostile archive as large as a run's could be: refused in one line, in seconds. A file alone on the cores
- * (not marked light): it takes a second or two of CPU and a few hundred MB, and its bound is a wait.
+ * A hostile archive as large as a run's could be: refused in one line, in seconds. Its one bound is a hang guard
+ * (20 s against the 26 s a character-at-a-time reader took, 5 s here alone): sharing the cores cannot cross it.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

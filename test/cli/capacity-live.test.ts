@@ -48,5 +48,8 @@ describe("capacity's live line", () => {
     const n = written.length;
     live.clear();
     assert.equal(written.length, n, 'cleared once');
+    // A voice named with an escape sequence (a file name is anyone's) reaches the terminal without it.
+    live.handle({ ...trial, voice: 'v\u001b]0;pwned\u0007\u001b[31m' });
+    assert.match(written.at(-1) ?? '', /^\r\x1b\[2Ktrial 14 \(round 2\): v\]0;pwned\[31m, pool/);
   });
 });
