@@ -75,6 +75,13 @@ function ttsPrograms(info: Record<string, unknown>): { names: string[]; voices: 
   };
 }
 
+/** The programs an info names, at most MAX_PROGRAMS_SAID of them: the archive keeps what is said, not a flood. */
+const MAX_PROGRAMS_SAID = 4;
+const programWords = (names: readonly string[]): string =>
+  names.length <= MAX_PROGRAMS_SAID
+    ? names.join(', ')
+    : `${names.slice(0, MAX_PROGRAMS_SAID).join(', ')} and ${names.length - MAX_PROGRAMS_SAID} more`;
+
 /** A list longer than this is a catalogue (wyoming-piper lists all of voices.json, each "installed"), not what is loaded. */
 const MAX_VOICES_KEPT = 8;
 
@@ -120,7 +127,7 @@ function describeWyoming(t: ServerTarget, timeoutMs: number, signal?: AbortSigna
         endpoint: null,
         request: null,
         streaming: p.streaming,
-        said: `Wyoming TTS ${p.names.join(', ')}; ${servedVoices(p.voices).words}`,
+        said: `Wyoming TTS ${programWords(p.names)}; ${servedVoices(p.voices).words}`,
         voices: servedVoices(p.voices).voices,
       });
     });

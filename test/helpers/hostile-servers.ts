@@ -30,7 +30,9 @@ export type HostileWyoming =
   /** says it streams text, then answers a streamed text with sentence after sentence, never stopping. */
   | 'many-pairs'
   /** answers a synthesize with an audio chunk as large as the client takes, all of it but its last byte. */
-  | 'stalled-chunk';
+  | 'stalled-chunk'
+  /** an info naming 20,000 tts programs. */
+  | 'many-programs';
 
 export type HostileHttp =
   /** a 200 whose body never ends. */
@@ -92,6 +94,8 @@ const answer = (rate = 16000): Buffer =>
 
 function info(kind: HostileWyoming): Record<string, unknown> {
   if (kind === 'null-voices') return { tts: [null] };
+  if (kind === 'many-programs')
+    return { tts: Array.from({ length: 20_000 }, (_, i) => ({ name: `program-${i}`, voices: [{ name: 'x' }] })) };
   if (kind === 'object-names')
     return {
       tts: [{ name: { toString: 1 }, voices: [{ name: { toString: 1 } }, { name: `v${INJECTION}` }, null, 7] }],

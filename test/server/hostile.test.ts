@@ -80,6 +80,13 @@ describe('a hostile Wyoming server', () => {
     assert.match(d.said, /^Wyoming TTS \{"toString":1\}; voices /);
   });
 
+  it('an info naming 20,000 programs: the probe says four and how many more, not a flood kept in the archive', async () => {
+    const s = await hostile('many-programs');
+    const { said } = await within(10_000, probeServer(target(s.url), 'Bonjour.', 5000));
+    assert.match(said, /^Wyoming TTS program-0, program-1, program-2, program-3 and 19996 more; /);
+    assert.ok(said.length < 400, `${said.length} characters`);
+  });
+
   it('an error whose text is an object: the sentence fails with that text, quoted', async () => {
     const s = await hostile('error-object');
     const r = await within(5000, oneSentence(s.url, 2000));
