@@ -166,6 +166,29 @@ describe('a hostile Wyoming server', () => {
     assert.equal(s.connections(), 0, 'a connection waiting for info outlived its worker');
   });
 
+  it('the after-run check ends at Ctrl-C, not at its timeout, its connection closed', async () => {
+    const s = await hostile('pings');
+    const t = target(s.url);
+    const handle = {
+      description: {
+        address: s.url,
+        protocol: 'wyoming' as const,
+        endpoint: null,
+        request: null,
+        streaming: false,
+        said: '',
+        voices: [],
+      },
+      link: (now: () => number) => wyomingLink(t, { now, replyTimeoutMs: 600_000 }),
+    };
+    const c = new AbortController();
+    setTimeout(() => c.abort(), 100);
+    // Ten minutes of timeout: only the abort can end it within the deadline.
+    assert.equal(await within(5000, stillAnswering(handle, 'Bonjour.', 600_000, c.signal)), false);
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(s.connections(), 0);
+  });
+
   it('a probe asked after Ctrl-C ends at once, as interrupted (a probe cut mid-answer: the HTTP trickle below)', async () => {
     const s = await hostile('pings');
     const c = new AbortController();
