@@ -228,6 +228,8 @@ async function runRounds(
   const t0 = ctx.timers.now();
   const budgetMs = plan.maxMinutes * 60_000 - reserveMs;
   const searched = (): number => trials.filter((t) => t.but !== 'reference').length;
+  /** Each layout's wall time in its turns, its workers' start included, and the trials they ran. */
+  const turnCost = new Map<Sweep, { ms: number; trials: number }>();
   let ran = 1;
   for (let round = 1; round <= plan.rounds + EXTRA_ROUNDS; round += 1) {
     if (round > 3) dropDominated(sweeps, trials, round - 1, (s) => s.search.missing(quotaOf(plan, s)).length > 0);
@@ -247,15 +249,24 @@ async function runRounds(
     for (const i of roundOrder(sweeps.length, plan.seed, round)) {
       const s = sweeps[i] as Sweep;
       if (!live(s)) continue;
-      // A later round's turn runs only if its missing trials, at the run's mean time per trial, fit in the budget:
-      // the run ends within --max-minutes, its answers saying which edges were left short.
-      const turnMs = missingTrials(plan, [s]) * ((ctx.timers.now() - t0) / Math.max(1, searched()));
+      // A later round's turn runs only if its missing trials, at this layout's own time per trial in its turns so far
+      // (the run's mean before it has one), fit in the budget: the run ends within --max-minutes, its answers saying
+      // which edges were left short. A pool's turn, its workers kept, costs less a trial than one that restarts K.
+      const runMean = (ctx.timers.now() - t0) / Math.max(1, searched());
+      const own = turnCost.get(s);
+      const turnMs = missingTrials(plan, [s]) * (own && own.trials > 0 ? own.ms / own.trials : runMean);
       const spentMs = ctx.timers.now() - (ctx.startedMs ?? t0);
       if (round > 1 && spentMs + turnMs > budgetMs) {
         s.short = `no room left in --max-minutes ${plan.maxMinutes} for round ${round}`;
         continue;
       }
+      const turnStart = { ms: ctx.timers.now(), trials: searched() };
       await runTurn({ plan, s, round, ctx, c: calibrations.get(s.voice) as Calibration, book: seen }, trials);
+      const cost = turnCost.get(s) ?? { ms: 0, trials: 0 };
+      turnCost.set(s, {
+        ms: cost.ms + ctx.timers.now() - turnStart.ms,
+        trials: cost.trials + searched() - turnStart.trials,
+      });
       ran = round;
     }
   }
