@@ -37,6 +37,20 @@ async function hostile(kind: HostileWyoming): Promise<Hostile> {
 
 const target = (url: string) => parseServerUrl(url);
 
+/** A server handle as the after-run check takes it: a Wyoming link with `replyTimeoutMs` per reply. */
+const wyomingHandle = (url: string, replyTimeoutMs: number) => ({
+  description: {
+    address: url,
+    protocol: 'wyoming' as const,
+    endpoint: null,
+    request: null,
+    streaming: false,
+    said: '',
+    voices: [],
+  },
+  link: (now: () => number) => wyomingLink(target(url), { now, replyTimeoutMs }),
+});
+
 /** One sentence on a fresh session of the server, with `timeoutMs` per reply. */
 function oneSentence(url: string, timeoutMs: number): Promise<SynthesisReply> {
   const t = target(url);
@@ -119,19 +133,7 @@ describe('a hostile Wyoming server', () => {
 
   it('the after-run check against a server that only pings: false within its timeout, its connection closed', async () => {
     const s = await hostile('pings');
-    const t = target(s.url);
-    const handle = {
-      description: {
-        address: s.url,
-        protocol: 'wyoming' as const,
-        endpoint: null,
-        request: null,
-        streaming: false,
-        said: '',
-        voices: [],
-      },
-      link: (now: () => number) => wyomingLink(t, { now, replyTimeoutMs: 300 }),
-    };
+    const handle = wyomingHandle(s.url, 300);
     assert.equal(await within(5000, stillAnswering(handle, 'Bonjour.', 300)), false);
     await new Promise((r) => setTimeout(r, 200));
     assert.equal(s.connections(), 0, 'a connection left open would keep the process alive');
@@ -168,19 +170,7 @@ describe('a hostile Wyoming server', () => {
 
   it('the after-run check ends at Ctrl-C, not at its timeout, its connection closed', async () => {
     const s = await hostile('pings');
-    const t = target(s.url);
-    const handle = {
-      description: {
-        address: s.url,
-        protocol: 'wyoming' as const,
-        endpoint: null,
-        request: null,
-        streaming: false,
-        said: '',
-        voices: [],
-      },
-      link: (now: () => number) => wyomingLink(t, { now, replyTimeoutMs: 600_000 }),
-    };
+    const handle = wyomingHandle(s.url, 600_000);
     const c = new AbortController();
     setTimeout(() => c.abort(), 100);
     // Ten minutes of timeout: only the abort can end it within the deadline.
