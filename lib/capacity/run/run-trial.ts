@@ -47,7 +47,8 @@ export function poolFor(plan: CapacityPlan, s: Sweep, ctx: SweepContext): Servin
       voice: { name: v.name, onnxPath: v.onnxPath, config: v.config },
       threads: s.layout.threads,
       prepared,
-      warmup: 1,
+      // Passes over the text (warmup.ts): twice, so every sentence length has come round before a trial.
+      warmup: 2,
       passes: 1,
       engine: { kind: 'onnxruntime', scope: 'model', session: plan.session },
     },

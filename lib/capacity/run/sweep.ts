@@ -189,6 +189,28 @@ export function dropDominated(
   }
 }
 
+/** A layout's wall time in its turns so far, its workers' start included, and the trials they ran. */
+export interface TurnCost {
+  ms: number;
+  trials: number;
+}
+
+/**
+ * Whether a later round's turn fits in the budget: its missing trials at this layout's own time per trial in its
+ * turns so far (the run's mean before it has one). A pool's turn, its workers kept, costs less a trial than one that
+ * restarts K workers: at the run's mean, the cheap layouts lose their third round to the dear ones' cost.
+ */
+export function turnFits(p: {
+  missingTrials: number;
+  own: TurnCost | undefined;
+  runMeanMs: number;
+  spentMs: number;
+  budgetMs: number;
+}): boolean {
+  const perTrialMs = p.own && p.own.trials > 0 ? p.own.ms / p.own.trials : p.runMeanMs;
+  return p.spentMs + p.missingTrials * perTrialMs <= p.budgetMs;
+}
+
 /** Every round, between the reference's start, middle and end; returns every trial, in the order run (held ones from a resumed run included). */
 export async function runSweeps(
   plan: CapacityPlan,
@@ -229,7 +251,7 @@ async function runRounds(
   const budgetMs = plan.maxMinutes * 60_000 - reserveMs;
   const searched = (): number => trials.filter((t) => t.but !== 'reference').length;
   /** Each layout's wall time in its turns, its workers' start included, and the trials they ran. */
-  const turnCost = new Map<Sweep, { ms: number; trials: number }>();
+  const turnCost = new Map<Sweep, TurnCost>();
   let ran = 1;
   for (let round = 1; round <= plan.rounds + EXTRA_ROUNDS; round += 1) {
     if (round > 3) dropDominated(sweeps, trials, round - 1, (s) => s.search.missing(quotaOf(plan, s)).length > 0);
@@ -252,11 +274,14 @@ async function runRounds(
       // A later round's turn runs only if its missing trials, at this layout's own time per trial in its turns so far
       // (the run's mean before it has one), fit in the budget: the run ends within --max-minutes, its answers saying
       // which edges were left short. A pool's turn, its workers kept, costs less a trial than one that restarts K.
-      const runMean = (ctx.timers.now() - t0) / Math.max(1, searched());
-      const own = turnCost.get(s);
-      const turnMs = missingTrials(plan, [s]) * (own && own.trials > 0 ? own.ms / own.trials : runMean);
-      const spentMs = ctx.timers.now() - (ctx.startedMs ?? t0);
-      if (round > 1 && spentMs + turnMs > budgetMs) {
+      const fits = turnFits({
+        missingTrials: missingTrials(plan, [s]),
+        own: turnCost.get(s),
+        runMeanMs: (ctx.timers.now() - t0) / Math.max(1, searched()),
+        spentMs: ctx.timers.now() - (ctx.startedMs ?? t0),
+        budgetMs,
+      });
+      if (round > 1 && !fits) {
         s.short = `no room left in --max-minutes ${plan.maxMinutes} for round ${round}`;
         continue;
       }

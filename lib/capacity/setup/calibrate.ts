@@ -40,7 +40,8 @@ async function alone(
       voice: { name: voice.name, onnxPath: voice.onnxPath, config: voice.config },
       threads,
       prepared,
-      warmup: 1,
+      // Passes over the text (warmup.ts): twice, so every sentence length has come round before a trial.
+      warmup: 2,
       passes: 1,
       engine: { kind: 'onnxruntime', scope: 'model', session },
     },

@@ -1,5 +1,5 @@
 /**
- * What runs inside one capacity worker: load the voice once, warm it on the first sentence, then
+ * What runs inside one capacity worker: load the voice once, warm it on the text (warmup.ts), then
  * synthesize whatever sentence the parent sends, one at a time, and say when its audio was ready.
  * Shared by the process and thread entries.
  */
@@ -10,6 +10,7 @@ import { readOwnMajorFaults, readOwnPeakRss } from '../../measure/memory.js';
 import { InitMessageSchema, type ReceivedParentMessage, type WorkerMessage } from '../../workers/messages.js';
 import type { VoiceInfo } from '../../voice/load.js';
 import { Synthesizer } from '../../voice/synthesizer.js';
+import { warmupOrder } from './warmup.js';
 
 /** The nice value of capacity workers (the parent keeps 0). */
 export const WORKER_NICE = 10;
@@ -48,7 +49,10 @@ export async function serveCapacity(host: ServeHost, first: ReceivedParentMessag
       'TEXT',
       "the text phonemizes to nothing; give sentences with words in the voice's language",
     );
-  for (let i = 0; i < init.warmup; i += 1) await synth.synthesize(feeds.slice(0, 1));
+  for (const i of warmupOrder(feeds.length, init.warmup)) {
+    const feed = feeds[i];
+    if (feed) await synth.synthesize([feed]);
+  }
   host.send({
     type: 'loaded',
     pid: process.pid,

@@ -9,7 +9,7 @@ import { VirtualTimers } from '../../../lib/capacity/trial/timers.js';
 import type { VoiceInfo } from '../../../lib/voice/load.js';
 import { FakeMachine } from '../fake-machine.js';
 import { lateTimers, sweepOn } from '../sweep-harness.js';
-import { calibratedCeiling, outcomeOf } from '../../../lib/capacity/run/sweep.js';
+import { calibratedCeiling, outcomeOf, turnFits } from '../../../lib/capacity/run/sweep.js';
 import type { Calibration } from '../../../lib/capacity/setup/calibrate.js';
 import type { TrialRecord } from '../../../lib/capacity/archive/schema.js';
 import { procCpuSampler } from '../../../lib/measure/system-cpu.js';
@@ -285,6 +285,20 @@ describe('the capacity sweep finds the capacity worked out by hand (fake machine
       tight.archive.capacite[0]?.phrase ?? '',
       /Fewer trials than asked at its edges: (no room left in --max-minutes 0\.001 for round \d|another round would pass --max-minutes 0\.001)\./,
     );
+  });
+
+  it("a later round's turn is costed at its own layout's time per trial, the run's mean only before it has one", () => {
+    // 100 s left: a pool whose turns ran 6 trials in 30 s (5 s a trial) fits its 3 missing trials (15 s), though the
+    // run's mean (40 s a trial, a worker per listener restarting 30 workers a turn) would say 120 s.
+    const room = { missingTrials: 3, runMeanMs: 40_000, spentMs: 380_000, budgetMs: 480_000 };
+    assert.equal(turnFits({ ...room, own: { ms: 30_000, trials: 6 } }), true);
+    assert.equal(turnFits({ ...room, own: undefined }), false);
+    // And the dear layout, at its own 40 s a trial, does not: the cheap one's cost does not lend it room.
+    assert.equal(turnFits({ ...room, own: { ms: 240_000, trials: 6 } }), false);
+    // No trials yet in its turns: the run's mean.
+    assert.equal(turnFits({ ...room, runMeanMs: 30_000, own: { ms: 5_000, trials: 0 } }), true);
+    // Exactly at the budget still fits.
+    assert.equal(turnFits({ ...room, own: { ms: 200_000, trials: 6 } }), true);
   });
 
   it("a worker that dies ends its layout's sweep, says why, and the run does not hold", async () => {
