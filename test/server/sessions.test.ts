@@ -138,6 +138,28 @@ describe('a session to a running server, over loopback', () => {
     );
   });
 
+  it('wyoming, streaming text in: a stream that replaces one still being written stops the old feed', async () => {
+    const s = await start('wyoming', { streaming: true });
+    const link = linkTo('wyoming', s);
+    const served = await new Promise<number>((resolve) =>
+      link.open((o) => {
+        if (o.state === 'failed') throw new Error(o.message);
+        const session = o.session;
+        // At 40 characters a second the first stream's words would land over 850 ms; the second replaces it at once.
+        session.stream?.(['Un.', 'Deux deux.', 'Trois trois trois.'], 40, () => undefined);
+        session.stream?.(['Quatre.'], null, (r) => {
+          assert.equal(r.state, 'done', r.state === 'failed' ? r.message : '');
+          // The session stays open past the old feed's end: its words, had they gone on, would be sentences begun.
+          setTimeout(() => {
+            resolve(s.served());
+            session.close();
+          }, 1200);
+        });
+      }),
+    );
+    assert.equal(served, 1);
+  });
+
   it('http: an answer that is not a WAV fails the sentence, showing what came', async () => {
     const s = await start('http', { fault: 'not-wav' });
     assert.match(

@@ -275,6 +275,8 @@ class WyomingSession implements ServerSession {
       { atMs: textRateCps === null ? 0 : (1000 * chars) / textRateCps, item: null },
     ];
     const clock = wallFeedClock();
+    // A stream that replaces one still being fed stops the old feed first: its words must not land in the new one.
+    this.cancelFeed?.();
     collectStream(this.c, this.now, reply, performance.now() + (pieces.at(-1)?.atMs ?? 0));
     this.c.write(encodeEvent('synthesize-start', {}));
     this.cancelFeed = feedInOrder(
