@@ -103,9 +103,22 @@ export function renderTable(a: Archive): string {
 
 export { armVoiceLabel };
 
-/** The decision, as its parts: the heading with the run's error rate, one line per voice and K, a note. */
+/** What a decision holds under, as its archive says: the session profile, the text, and whether its voices are stand-ins. */
+export function decisionConditions(
+  a: Pick<Archive, 'voix'> & { protocole?: Pick<Archive['protocole'], 'profil_session' | 'source_du_texte'> },
+): string | undefined {
+  if (!a.protocole) return undefined;
+  // Archives from before profiles ran libpiper's settings (schema.ts).
+  const parts = [`${a.protocole.profil_session ?? 'libpiper'} session`, a.protocole.source_du_texte];
+  const stand = a.voix.filter((v) => v.synthetique).map((v) => v.nom);
+  if (stand.length > 0) parts.push(`SYNTHETIC ${stand.join(', ')}: a stand-in's figure, put your voice in voices/`);
+  return parts.join('; ');
+}
+
+/** The decision, as its parts: the heading with its conditions and the run's error rate, one line per voice and K, a note. */
 export function decisionLines(
-  a: Pick<Archive, 'verdict'>,
+  a: Pick<Archive, 'verdict'> &
+    Partial<Pick<Archive, 'voix'>> & { protocole?: Pick<Archive['protocole'], 'profil_session' | 'source_du_texte'> },
 ): { heading: string; lines: string[]; note: string } | undefined {
   // The one-line answer first, its details indented under it; older archives have the one decision line.
   const lines = a.verdict.comparaisons.flatMap((c) =>
@@ -115,7 +128,7 @@ export function decisionLines(
   if (lines.length === 0) return undefined;
   const voices = new Set(a.verdict.comparaisons.map((c) => c.voix)).size;
   return {
-    heading: decisionHeading(Math.max(1, voices)),
+    heading: decisionHeading(Math.max(1, voices), decisionConditions({ ...a, voix: a.voix ?? [] })),
     lines,
     note: '1 process serves K streams one after another; every layout with its figure and interval: the reports',
   };
@@ -126,7 +139,11 @@ export function decisionLines(
  * interval, then the engines; the paragraphs with every layout's figure stay in the reports.
  * Archives from before the decision lines fall back to the verdict's sentences.
  */
-export function decisionBlock(a: Pick<Archive, 'verdict' | 'voix'>): string[] {
+export function decisionBlock(
+  a: Pick<Archive, 'verdict' | 'voix'> & {
+    protocole?: Pick<Archive['protocole'], 'profil_session' | 'source_du_texte'>;
+  },
+): string[] {
   const d = decisionLines(a);
   return d ? [d.heading, ...d.lines.map((l) => `  ${l}`), `  (${d.note})`] : [];
 }

@@ -195,11 +195,14 @@ function bestDetail(d: DecisionInput, marginPct: number, used: Pair): string[] {
   return quoted(top) && !rivals ? [] : [bestAnswer(top, marginPct, rivals)];
 }
 
-/** The decision block's heading: what its intervals hold, for each voice and over the run. */
-export function decisionHeading(voices: number): string {
+/**
+ * The decision block's heading: the conditions its figures hold under (the session profile, the text, a
+ * synthetic stand-in said as such), when known, and what its intervals hold, for each voice and over the run.
+ */
+export function decisionHeading(voices: number, conditions?: string): string {
   const overRun =
     voices > 1
       ? `; over the ${voices} voices of this run, the chance that any claim is false is at most ${5 * voices}%`
       : '';
-  return `decision (each voice's claims hold together at 95%${overRun}):`;
+  return `decision${conditions ? `, ${conditions}` : ''} (each voice's claims hold together at 95%${overRun}):`;
 }

@@ -124,6 +124,40 @@ describe('decision lines', () => {
     );
   });
 
+  it('name the conditions they hold under: the session profile, the text, a synthetic stand-in as such', () => {
+    const verdict = {
+      phrases: [],
+      passage_a_l_echelle: [],
+      comparaisons: [
+        { voix: 'v', flux: 2, resolu: true, classement: [], paires: [], exclus: [], phrase: 'p', ligne: 'line' },
+      ],
+    };
+    const voice = (nom: string, synthetique: boolean) => ({
+      nom,
+      synthetique,
+      sha256: '',
+      taille_octets: 0,
+      frequence_hz: 22050,
+    });
+    const [heading] = decisionBlock({
+      verdict,
+      voix: [voice('synthetic-siwis-medium', true)],
+      protocole: { profil_session: 'piper-tts', source_du_texte: 'built-in French sentences' },
+    });
+    assert.match(
+      heading ?? '',
+      /^decision, piper-tts session; built-in French sentences; SYNTHETIC synthetic-siwis-medium: a stand-in's figure, put your voice in voices\/ \(/,
+    );
+    // A real voice is not called a stand-in; an archive from before profiles ran libpiper's settings.
+    const [real] = decisionBlock({
+      verdict,
+      voix: [voice('fr_FR-siwis-medium', false)],
+      protocole: { source_du_texte: 'file replies.txt' },
+    });
+    assert.match(real ?? '', /^decision, libpiper session; file replies\.txt \(each/);
+    assert.doesNotMatch(real ?? '', /SYNTHETIC/);
+  });
+
   it('fall back to the sentence for archives from before decision lines', () => {
     const block = decisionBlock({
       voix: [],
