@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -37,7 +37,12 @@ function sh(script: string, cwd: string): Promise<{ code: number | null; out: st
 describe('docs/home-assistant.md', () => {
   it('every sh block runs against a wyoming-piper-like server, and the capacity runs answer for it', async () => {
     assert.ok(blocks.length >= 3, `${blocks.length} sh blocks`);
-    const server = await startWyomingPiper({ speed: 20, secondsPerChar: 0.02, catalogVoices: 3 });
+    const server = await startWyomingPiper({
+      speed: 20,
+      secondsPerChar: 0.02,
+      catalogVoices: 3,
+      voiceNames: ['fr_FR-siwis-medium', 'en_US-lessac-medium'],
+    });
     servers.push(server);
     const dir = tempDir('home-assistant');
     for (const block of blocks) {
@@ -53,5 +58,14 @@ describe('docs/home-assistant.md', () => {
         );
     }
     assert.ok(server.made.some((m) => m.text === 'It is 21 degrees in the living room.'));
+    // --server-voice reached the server as voice.name, and the runs without it named none.
+    assert.ok(server.made.some((m) => m.voice === 'en_US-lessac-medium'));
+    assert.ok(server.made.some((m) => m.voice === null));
+    const asked = readdirSync(path.join(dir, 'm'))
+      .filter((f) => /^capacity-.*\.json$/.test(f))
+      .map((f) => JSON.parse(readFileSync(path.join(dir, 'm', f), 'utf8')) as { serveur?: { voix_demandee?: unknown } })
+      .map((a) => a.serveur?.voix_demandee);
+    assert.ok(asked.includes('en_US-lessac-medium'), `archived: ${JSON.stringify(asked)}`);
+    assert.ok(asked.includes(null), `archived: ${JSON.stringify(asked)}`);
   });
 });

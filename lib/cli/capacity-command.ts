@@ -43,6 +43,7 @@ export interface CapacityFlags {
   isolation?: string;
   layouts?: string;
   server?: string;
+  'server-voice'?: string;
   'server-timeout-s'?: string;
   'text-rate'?: string;
   settle?: string;
@@ -91,6 +92,7 @@ function capacityOptions(f: CapacityFlags): CapacityOptions {
         ? undefined
         : layoutsNamed(layoutChoices(f.layouts), allowedCores().length, isolation),
     server: f.server,
+    serverVoice: f['server-voice'],
     serverTimeoutMs:
       f['server-timeout-s'] === undefined
         ? undefined

@@ -94,6 +94,7 @@ const CAPACITY_FLAGS = [
   'layouts',
   'session',
   'server',
+  'server-voice',
   'server-timeout-s',
   'text-rate',
   'settle',

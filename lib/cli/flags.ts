@@ -71,6 +71,10 @@ export const FLAGS = {
     'URL',
     "a running server to measure: tcp://HOST:PORT (Wyoming, e.g. wyoming-piper) or http://HOST:PORT (Piper's HTTP server); with --voice, that local voice's layouts run beside it",
   ),
+  'server-voice': text(
+    'NAME',
+    "the server's voice to measure, sent with every request (Wyoming voice.name, Piper HTTP's voice; default: the server's own default voice)",
+  ),
   'text-rate': text(
     'CPS',
     "a streaming Wyoming server: each listener's reply written at CPS characters a second, as a language model would (default: all at once)",

@@ -9,8 +9,15 @@ import { PiperParallelError } from '../core/errors.js';
 import { connectWyoming } from './wyoming/session.js';
 import { post, sentenceRequest, wavAudio } from './http/session.js';
 import { textOf, type ServerDescription } from './contract/session.js';
-import { readBody, styleWords, type HttpRequestStyle } from './http/session.js';
+import { readBody, styleWords, takesVoice, type HttpRequestStyle } from './http/session.js';
 import { timerMs } from '../core/timer.js';
+
+/** How long the probe waits, what stops it, and the voice the run will ask for (--server-voice). */
+export interface ProbeOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+  voice?: string;
+}
 
 export type ServerTarget =
   | { protocol: 'wyoming'; host: string; port: number; address: string }
@@ -107,7 +114,20 @@ function aborted(t: ServerTarget): PiperParallelError {
   );
 }
 
-function describeWyoming(t: ServerTarget, timeoutMs: number, signal?: AbortSignal): Promise<ServerDescription> {
+/** --server-voice naming a voice the server does not list: one line with what it lists. */
+function unknownVoice(t: ServerTarget, voice: string, listed: readonly string[]): PiperParallelError {
+  const some = listed.slice(0, MAX_VOICES_KEPT).join(', ');
+  const more = listed.length > MAX_VOICES_KEPT ? ` and ${listed.length - MAX_VOICES_KEPT} more` : '';
+  return new PiperParallelError(
+    'USAGE',
+    `--server-voice ${textOf(voice)}: ${t.address} lists no such voice (it lists ${some}${more}); ` +
+      'give one it lists, or leave --server-voice out to measure its default voice',
+  );
+}
+
+const voiceWords = (voice: string | undefined): string => (voice === undefined ? '' : `; asked for voice ${voice}`);
+
+function describeWyoming(t: ServerTarget, { timeoutMs, signal, voice }: ProbeOptions): Promise<ServerDescription> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(aborted(t));
     const conn = connectWyoming(t, { now: () => performance.now(), replyTimeoutMs: timeoutMs }, (r) => {
@@ -121,14 +141,18 @@ function describeWyoming(t: ServerTarget, timeoutMs: number, signal?: AbortSigna
         return reject(fail(t, `its info could not be read (${(err as Error).message})`));
       }
       if (p.names.length === 0) return reject(fail(t, 'its info lists no tts program (not a Wyoming TTS server?)'));
+      // A server that lists no voice cannot be checked here: its first answer says whether it has it.
+      if (voice !== undefined && p.voices.length > 0 && !p.voices.includes(voice))
+        return reject(unknownVoice(t, voice, p.voices));
       resolve({
         address: t.address,
         protocol: 'wyoming',
         endpoint: null,
         request: null,
         streaming: p.streaming,
-        said: `Wyoming TTS ${programWords(p.names)}; ${servedVoices(p.voices).words}`,
+        said: `Wyoming TTS ${programWords(p.names)}; ${servedVoices(p.voices).words}${voiceWords(voice)}`,
         voices: servedVoices(p.voices).voices,
+        voice: voice ?? null,
       });
     });
     const onAbort = (): void => conn.fail(new Error('interrupted'));
@@ -157,9 +181,9 @@ function getJson(t: ServerTarget, path: string, timeoutMs: number, signal?: Abor
   });
 }
 
-const ask = (t: ServerTarget, style: HttpRequestStyle, text: string, timeoutMs: number, signal?: AbortSignal) =>
+const ask = (t: ServerTarget, style: HttpRequestStyle, text: string, { timeoutMs, signal, voice }: ProbeOptions) =>
   new Promise<{ status: number; body: Buffer } | Error>((resolve) =>
-    post(t, { ...sentenceRequest(style, text), timeoutMs, ...(signal ? { signal } : {}) }, resolve),
+    post(t, { ...sentenceRequest(style, text, voice), timeoutMs, ...(signal ? { signal } : {}) }, resolve),
   );
 
 /**
@@ -173,13 +197,14 @@ const STYLES: readonly HttpRequestStyle[] = ['synthesize-json', 'root-text', 'ro
 async function findStyle(
   t: ServerTarget,
   text: string,
-  timeoutMs: number,
-  signal?: AbortSignal,
+  o: ProbeOptions,
 ): Promise<{ style: HttpRequestStyle; audio: Buffer }> {
   const tried: string[] = [];
+  // Found without the voice: a server that lacks it must not be mistaken for another release.
+  const plain = { timeoutMs: o.timeoutMs, ...(o.signal ? { signal: o.signal } : {}) };
   for (const style of STYLES) {
-    const r = await ask(t, style, text, timeoutMs, signal);
-    if (signal?.aborted) throw aborted(t);
+    const r = await ask(t, style, text, plain);
+    if (o.signal?.aborted) throw aborted(t);
     // A socket that failed is the server's state, not a release's way: said at once.
     if (r instanceof Error) throw fail(t, `${styleWords(style)}: ${r.message}`);
     if (r.status === 200) {
@@ -193,19 +218,38 @@ async function findStyle(
   throw fail(t, `no release's way of asking for a sentence was answered with audio (${tried.join(', ')})`);
 }
 
-async function describeHttp(
-  t: ServerTarget,
-  text: string,
-  timeoutMs: number,
-  signal?: AbortSignal,
-): Promise<ServerDescription> {
-  const { style } = await findStyle(t, text, timeoutMs, signal);
+/** The voice asked for, tried once: a release that takes none, or an answer that is no WAV, is one line. */
+async function checkVoice(t: ServerTarget, style: HttpRequestStyle, text: string, o: ProbeOptions, listed: string[]) {
+  if (o.voice === undefined) return;
+  if (!takesVoice(style))
+    throw new PiperParallelError(
+      'USAGE',
+      `--server-voice: ${t.address} (${styleWords(style)}: rhasspy/piper) takes no voice in its request; ` +
+        'leave --server-voice out (it speaks the voice it was started with)',
+    );
+  const r = await ask(t, style, text, o);
+  if (o.signal?.aborted) throw aborted(t);
+  if (r instanceof Error) throw fail(t, `${styleWords(style)} with voice ${textOf(o.voice)}: ${r.message}`);
+  if (r.status !== 200 || typeof wavAudio(r.body) === 'string') {
+    if (listed.length > 0 && !listed.includes(o.voice)) throw unknownVoice(t, o.voice, listed);
+    throw new PiperParallelError(
+      'USAGE',
+      `--server-voice ${textOf(o.voice)}: ${t.address} answered ${r.status} without audio when asked for it; ` +
+        'give a voice the server has, or leave --server-voice out to measure its default voice',
+    );
+  }
+}
+
+async function describeHttp(t: ServerTarget, text: string, o: ProbeOptions): Promise<ServerDescription> {
+  const { timeoutMs, signal } = o;
+  const { style } = await findStyle(t, text, o);
   const endpoint = style === 'synthesize-json' ? '/synthesize' : '/';
   const info = await getJson(t, '/info', timeoutMs, signal);
   const voices = await getJson(t, '/voices', timeoutMs, signal);
   if (signal?.aborted) throw aborted(t);
   const voice = isRecord(info) && isRecord(info.voice) ? info.voice.name : undefined;
   const listed = isRecord(voices) ? Object.keys(voices).map(textOf) : [];
+  await checkVoice(t, style, text, o, listed);
   const served = servedVoices(listed, typeof voice === 'string' ? textOf(voice) : undefined);
   const release =
     style === 'synthesize-json'
@@ -219,19 +263,13 @@ async function describeHttp(
     endpoint,
     request: style,
     streaming: false,
-    said: `Piper HTTP server (${styleWords(style)}: ${release}); ${served.words}`,
+    said: `Piper HTTP server (${styleWords(style)}: ${release}); ${served.words}${voiceWords(o.voice)}`,
     voices: served.voices,
+    voice: o.voice ?? null,
   };
 }
 
 /** What the server is and says, or a one-line error naming --server. */
-export function probeServer(
-  t: ServerTarget,
-  sampleText: string,
-  timeoutMs: number,
-  signal?: AbortSignal,
-): Promise<ServerDescription> {
-  return t.protocol === 'wyoming'
-    ? describeWyoming(t, timeoutMs, signal)
-    : describeHttp(t, sampleText, timeoutMs, signal);
+export function probeServer(t: ServerTarget, sampleText: string, o: ProbeOptions): Promise<ServerDescription> {
+  return t.protocol === 'wyoming' ? describeWyoming(t, o) : describeHttp(t, sampleText, o);
 }

@@ -204,6 +204,7 @@ function addServer(
       streaming: false,
       said: 'fake',
       voices: [],
+      voice: null,
     },
     link: () => server.link(),
   };

@@ -23,6 +23,11 @@ export interface SpeechServerSpec {
   fault?: 'truncate' | 'bad-data-length' | 'stall-mid-chunk' | 'close-early' | 'garbage' | 'no-tts' | 'not-wav';
   /** After this many sentences in all, every connection is cut and the server stops listening. */
   dieAfter?: number;
+  /**
+   * The voices it has (default `test-voice`), listed in info and /voices; a request may name one (Wyoming
+   * `voice.name`, HTTP JSON `voice`), and one it lacks is refused: a Wyoming `error`, an HTTP 500.
+   */
+  voices?: string[];
 }
 
 export interface RunningServer {
@@ -32,6 +37,8 @@ export interface RunningServer {
   served(): number;
   /** Connections open now. */
   connections(): number;
+  /** The voice each request named, in order (null: none named); streams count at their `synthesize-start`. */
+  asked(): Array<string | null>;
   close(): Promise<void>;
 }
 
@@ -113,10 +120,19 @@ function sentenceEvents(spec: SpeechServerSpec, socket: net.Socket): void {
   socket.write(wyomingEvent('audio-stop', {}));
 }
 
+/** The voice a request names, as wyoming's SynthesizeVoice or piper1-gpl's JSON `voice` has it; null when none. */
+function namedVoice(v: unknown): string | null {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'object' && v !== null && typeof (v as { name?: unknown }).name === 'string')
+    return (v as { name: string }).name;
+  return null;
+}
+
 function listen(
   server: net.Server | http.Server,
   sockets: Set<net.Socket>,
   served: () => number,
+  asked: Array<string | null>,
 ): Promise<RunningServer> {
   server.on('connection', (s: net.Socket) => {
     sockets.add(s);
@@ -130,6 +146,7 @@ function listen(
         url: `${server instanceof http.Server ? 'http' : 'tcp'}://127.0.0.1:${port}`,
         served,
         connections: () => sockets.size,
+        asked: () => [...asked],
         close: () =>
           new Promise((done) => {
             for (const s of sockets) s.destroy();
@@ -214,13 +231,24 @@ export function startWyomingServer(spec: SpeechServerSpec): Promise<RunningServe
   const slot = limiter(spec.slots);
   const server = net.createServer();
   const life = mortal(spec, server, sockets);
+  const voices = spec.voices ?? ['test-voice'];
+  const asked: Array<string | null> = [];
+  /** Records the voice a request names; false (an `error` sent) when it names one this server lacks. */
+  const hasVoice = (socket: net.Socket, data: Record<string, unknown>): boolean => {
+    const name = namedVoice(data.voice);
+    asked.push(name);
+    if (name === null || voices.includes(name)) return true;
+    socket.write(wyomingEvent('error', { text: `voice ${name} not found` }));
+    return false;
+  };
   server.on('connection', (socket) => {
     if (spec.fault === 'garbage') return void socket.end('HTTP/1.1 400 Bad Request\r\n\r\n');
     socket.on('error', () => undefined);
-    const streaming = spec.streaming ? streamingConnection(socket, spec, slot, life) : () => false;
+    const streaming = spec.streaming ? streamingConnection(socket, spec, slot, life) : (): boolean => false;
     socket.on(
       'data',
       reader((type, data) => {
+        if (type === 'synthesize-start' && !hasVoice(socket, data)) return;
         if (streaming(type, data)) return;
         if (type === 'describe') {
           const tts =
@@ -229,13 +257,14 @@ export function startWyomingServer(spec: SpeechServerSpec): Promise<RunningServe
               : [
                   {
                     name: 'test-piper',
-                    voices: [{ name: 'test-voice' }],
+                    voices: voices.map((name) => ({ name })),
                     supports_synthesize_streaming: spec.streaming === true,
                   },
                 ];
           socket.write(wyomingEvent('info', { asr: [], tts }));
         } else if (type === 'synthesize') {
           if (spec.fault === 'close-early') return void socket.destroy();
+          if (!hasVoice(socket, data)) return;
           if (typeof data.text !== 'string' || !life.begin()) return;
           slot((done) =>
             setTimeout(
@@ -250,14 +279,14 @@ export function startWyomingServer(spec: SpeechServerSpec): Promise<RunningServe
       }),
     );
   });
-  return listen(server, sockets, life.served);
+  return listen(server, sockets, life.served, asked);
 }
 
-/** `json.loads(body)["text"]`, or undefined when the body is not JSON. */
-function parseJsonText(body: string): string | undefined {
+/** `json.loads(body)["text"]` and its `voice`, or undefined when the body is not JSON. */
+function parseJsonText(body: string): { text: string; voice: string | null } | undefined {
   try {
-    const v = JSON.parse(body) as { text?: unknown };
-    return typeof v.text === 'string' ? v.text : '';
+    const v = JSON.parse(body) as { text?: unknown; voice?: unknown };
+    return { text: typeof v.text === 'string' ? v.text : '', voice: namedVoice(v.voice) };
   } catch {
     return undefined;
   }
@@ -288,6 +317,8 @@ export function startHttpServer(spec: SpeechServerSpec): Promise<RunningServer> 
   const server = http.createServer();
   const life = mortal(spec, server, sockets);
   const release = spec.release ?? 'synthesize-json';
+  const voices = spec.voices ?? ['test-voice'];
+  const asked: Array<string | null> = [];
   server.on('request', (req, res) => {
     const parts: Buffer[] = [];
     req.on('data', (b: Buffer) => parts.push(b));
@@ -299,16 +330,17 @@ export function startHttpServer(spec: SpeechServerSpec): Promise<RunningServer> 
       };
       if (req.method === 'GET' && url.pathname === '/info' && release === 'synthesize-json')
         return void res.end(
-          JSON.stringify({ voice: { name: 'test-voice', language: 'fr', num_speakers: 1 }, last: null }),
+          JSON.stringify({ voice: { name: voices[0], language: 'fr', num_speakers: 1 }, last: null }),
         );
       if (req.method === 'GET' && url.pathname === '/voices' && release !== 'root-text')
-        return void res.end(JSON.stringify({ 'test-voice': {} }));
+        return void res.end(JSON.stringify(Object.fromEntries(voices.map((v) => [v, {}]))));
       const body = Buffer.concat(parts).toString();
       let text: string | undefined;
+      let json: ReturnType<typeof parseJsonText>;
       if (release === 'synthesize-json' && req.method === 'POST' && url.pathname === '/synthesize')
-        text = parseJsonText(body);
+        text = (json = parseJsonText(body))?.text;
       else if (release === 'root-json' && req.method === 'POST' && url.pathname === '/') {
-        text = parseJsonText(body);
+        text = (json = parseJsonText(body))?.text;
         // json.loads on a body that is not JSON raises: Flask answers 500.
         if (text === undefined) return fail(500, '<html>Internal Server Error</html>');
       } else if (release === 'root-text' && url.pathname === '/')
@@ -317,6 +349,12 @@ export function startHttpServer(spec: SpeechServerSpec): Promise<RunningServer> 
         return fail(release === 'synthesize-json' ? 200 : 405, '<html>index</html>');
       else return fail(404, '<html>Not Found</html>');
       if (!text?.trim()) return fail(500, 'No text provided');
+      if (release !== 'root-text') {
+        const name = json?.voice ?? null;
+        asked.push(name);
+        // piper1-gpl loads a voice it lacks from its data dir, fails, and Flask answers 500.
+        if (name !== null && !voices.includes(name)) return fail(500, '<html>Internal Server Error</html>');
+      }
       if (spec.fault === 'close-early') return void req.socket.destroy();
       if (!life.begin()) return;
       slot((done) =>
@@ -335,5 +373,5 @@ export function startHttpServer(spec: SpeechServerSpec): Promise<RunningServer> 
       );
     });
   });
-  return listen(server, sockets, life.served);
+  return listen(server, sockets, life.served, asked);
 }

@@ -29,13 +29,15 @@ export interface WyomingPiperSpec {
   sentenceSilenceSeconds?: number;
   /** How many voices info lists (default 1). */
   catalogVoices?: number;
+  /** The names info gives its first voices (the rest are made up); default fr_FR-siwis-medium first. */
+  voiceNames?: string[];
 }
 
 export interface WyomingPiperServer {
   port: number;
   url: string;
   /** Every sentence synthesized, in the order made, with the connection it was for. */
-  made: Array<{ connection: number; text: string }>;
+  made: Array<{ connection: number; text: string; voice: string | null }>;
   /** When each describe was answered, ms after the server started. */
   infoAtMs: number[];
   close(): Promise<void>;
@@ -56,7 +58,16 @@ interface Conn {
   inbox: Incoming[];
   streaming: boolean;
   splitter: SentenceSplitter;
+  /** The voice its last synthesize or synthesize-start named (`voice.name`); null: the default. */
+  voice: string | null;
 }
+
+const voiceName = (data: Record<string, unknown>): string | null => {
+  const v = data.voice;
+  return typeof v === 'object' && v !== null && typeof (v as { name?: unknown }).name === 'string'
+    ? (v as { name: string }).name
+    : null;
+};
 
 export function startWyomingPiper(spec: WyomingPiperSpec): Promise<WyomingPiperServer> {
   const t0 = performance.now();
@@ -96,7 +107,7 @@ export function startWyomingPiper(spec: WyomingPiperSpec): Promise<WyomingPiperS
     setTimeout(
       () => {
         blocked = false;
-        made.push({ connection: c.id, text });
+        made.push({ connection: c.id, text, voice: c.voice });
         if (o.start) write(c, wyomingEvent('audio-start', FORMAT));
         chunks(c, Buffer.concat([speech, silence]));
         if (o.stop) write(c, wyomingEvent('audio-stop', {}));
@@ -132,7 +143,7 @@ export function startWyomingPiper(spec: WyomingPiperSpec): Promise<WyomingPiperS
     if (e.type === 'describe') {
       infoAtMs.push(performance.now() - t0);
       const voices = Array.from({ length: spec.catalogVoices ?? 1 }, (_, i) => ({
-        name: i === 0 ? 'fr_FR-siwis-medium' : `xx_XX-voice${i}-medium`,
+        name: spec.voiceNames?.[i] ?? (i === 0 ? 'fr_FR-siwis-medium' : `xx_XX-voice${i}-medium`),
         installed: true,
         languages: ['fr_FR'],
       }));
@@ -147,11 +158,13 @@ export function startWyomingPiper(spec: WyomingPiperSpec): Promise<WyomingPiperS
     if (e.type === 'synthesize') {
       // Sent beside a stream for older servers: ignored once the connection has streamed.
       if (c.streaming) return then();
+      c.voice = voiceName(e.data);
       return plain(c, String(e.data.text ?? ''), then);
     }
     if (spec.noStreaming) return then();
     if (e.type === 'synthesize-start') {
       c.streaming = true;
+      c.voice = voiceName(e.data);
       c.splitter = new SentenceSplitter();
       return then();
     }
@@ -182,7 +195,14 @@ export function startWyomingPiper(spec: WyomingPiperSpec): Promise<WyomingPiperS
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => undefined);
-    const c: Conn = { id: nextId++, socket, inbox: [], streaming: false, splitter: new SentenceSplitter() };
+    const c: Conn = {
+      id: nextId++,
+      socket,
+      inbox: [],
+      streaming: false,
+      splitter: new SentenceSplitter(),
+      voice: null,
+    };
     socket.on(
       'data',
       reader((type, data) => {

@@ -47,6 +47,7 @@ const wyomingHandle = (url: string, replyTimeoutMs: number) => ({
     streaming: false,
     said: '',
     voices: [],
+    voice: null,
   },
   link: (now: () => number) => wyomingLink(target(url), { now, replyTimeoutMs }),
 });
@@ -80,7 +81,7 @@ const within = async <T>(ms: number, p: Promise<T>): Promise<T> => {
 describe('a hostile Wyoming server', () => {
   it('info {"tts":[null]}: a one-line refusal, not a crash in the socket listener', async () => {
     const s = await hostile('null-voices');
-    await assert.rejects(within(5000, probeServer(target(s.url), 'Bonjour.', 2000)), (e: unknown) => {
+    await assert.rejects(within(5000, probeServer(target(s.url), 'Bonjour.', { timeoutMs: 2000 })), (e: unknown) => {
       assert.ok(e instanceof PiperParallelError);
       assert.match(e.message, /its info lists no tts program/);
       return true;
@@ -89,14 +90,14 @@ describe('a hostile Wyoming server', () => {
 
   it('names that are objects with a "toString" key: read as words, never thrown', async () => {
     const s = await hostile('object-names');
-    const d = await within(5000, probeServer(target(s.url), 'Bonjour.', 2000));
+    const d = await within(5000, probeServer(target(s.url), 'Bonjour.', { timeoutMs: 2000 }));
     assert.ok(d.voices.includes('{"toString":1}'), d.voices.join());
     assert.match(d.said, /^Wyoming TTS \{"toString":1\}; voices /);
   });
 
   it('an info naming 20,000 programs: the probe says four and how many more, not a flood kept in the archive', async () => {
     const s = await hostile('many-programs');
-    const { said } = await within(10_000, probeServer(target(s.url), 'Bonjour.', 5000));
+    const { said } = await within(10_000, probeServer(target(s.url), 'Bonjour.', { timeoutMs: 5000 }));
     assert.match(said, /^Wyoming TTS program-0, program-1, program-2, program-3 and 19996 more; /);
     assert.ok(said.length < 400, `${said.length} characters`);
   });
@@ -183,10 +184,13 @@ describe('a hostile Wyoming server', () => {
     const s = await hostile('pings');
     const c = new AbortController();
     c.abort();
-    await assert.rejects(probeServer(target(s.url), 'Bonjour.', 2000, c.signal), (e: unknown) => {
-      assert.ok(e instanceof PiperParallelError && e.code === 'ABORTED', String(e));
-      return true;
-    });
+    await assert.rejects(
+      probeServer(target(s.url), 'Bonjour.', { timeoutMs: 2000, signal: c.signal }),
+      (e: unknown) => {
+        assert.ok(e instanceof PiperParallelError && e.code === 'ABORTED', String(e));
+        return true;
+      },
+    );
   });
 });
 
@@ -277,14 +281,20 @@ describe('a hostile HTTP server', () => {
   it('a body that never ends: refused past 8 MiB', async () => {
     const s = await startHostileHttp('endless-body');
     running.push(s);
-    await assert.rejects(within(20_000, probeServer(target(s.url), 'Bonjour.', 15_000)), /an answer over 8 MiB/);
+    await assert.rejects(
+      within(20_000, probeServer(target(s.url), 'Bonjour.', { timeoutMs: 15_000 })),
+      /an answer over 8 MiB/,
+    );
   });
 
   it('a byte every 200 ms: the whole answer is due within the timeout, so it ends then', async () => {
     const s = await startHostileHttp('trickle');
     running.push(s);
     const started = performance.now();
-    await assert.rejects(within(5000, probeServer(target(s.url), 'Bonjour.', 1000)), /no whole answer within 1 s/);
+    await assert.rejects(
+      within(5000, probeServer(target(s.url), 'Bonjour.', { timeoutMs: 1000 })),
+      /no whole answer within 1 s/,
+    );
     assert.ok(performance.now() - started < 2500);
   });
 
@@ -292,7 +302,7 @@ describe('a hostile HTTP server', () => {
     const s = await startHostileHttp('one-hertz-wav');
     running.push(s);
     await assert.rejects(
-      within(5000, probeServer(target(s.url), 'Bonjour.', 2000)),
+      within(5000, probeServer(target(s.url), 'Bonjour.', { timeoutMs: 2000 })),
       /an implausible audio format: a WAV with 8 bits, 1 Hz, 1 channel\(s\)/,
     );
   });
@@ -303,10 +313,13 @@ describe('a hostile HTTP server', () => {
     const c = new AbortController();
     setTimeout(() => c.abort(), 150);
     const started = performance.now();
-    await assert.rejects(within(3000, probeServer(target(s.url), 'Bonjour.', 20_000, c.signal)), (e: unknown) => {
-      assert.ok(e instanceof PiperParallelError && e.code === 'ABORTED', String(e));
-      return true;
-    });
+    await assert.rejects(
+      within(3000, probeServer(target(s.url), 'Bonjour.', { timeoutMs: 20_000, signal: c.signal })),
+      (e: unknown) => {
+        assert.ok(e instanceof PiperParallelError && e.code === 'ABORTED', String(e));
+        return true;
+      },
+    );
     assert.ok(performance.now() - started < 1500);
   });
 });

@@ -195,14 +195,14 @@ describe('--server: read, then the server asked what it is', () => {
 
   it('wyoming: what info says, streaming or not', async () => {
     const s = await start('wyoming', { streaming: true });
-    const d = await probeServer(parseServerUrl(s.url), 'Bonjour.', 2000);
+    const d = await probeServer(parseServerUrl(s.url), 'Bonjour.', { timeoutMs: 2000 });
     assert.deepEqual([d.protocol, d.streaming, d.voices, d.endpoint], ['wyoming', true, ['test-voice'], null]);
     assert.match(d.said, /Wyoming TTS test-piper; voices test-voice/);
   });
 
   it("http: every release's way found, as its code takes a sentence (detected, archived, said)", async () => {
     const now = await start('http');
-    const d = await probeServer(parseServerUrl(now.url), 'Bonjour.', 2000);
+    const d = await probeServer(parseServerUrl(now.url), 'Bonjour.', { timeoutMs: 2000 });
     assert.deepEqual(
       [d.protocol, d.endpoint, d.request, d.voices],
       ['http', '/synthesize', 'synthesize-json', ['test-voice']],
@@ -210,12 +210,12 @@ describe('--server: read, then the server asked what it is', () => {
     assert.match(d.said, /^Piper HTTP server \(POST \/synthesize \(JSON\): piper1-gpl 1\.5 or later\)/);
     // piper1-gpl 1.3 to 1.4: POST / with JSON only; a text body is a 500 there (the client's old fallback, refused).
     const json = await start('http', { release: 'root-json' });
-    const e = await probeServer(parseServerUrl(json.url), 'Bonjour.', 2000);
+    const e = await probeServer(parseServerUrl(json.url), 'Bonjour.', { timeoutMs: 2000 });
     assert.deepEqual([e.endpoint, e.request, e.voices], ['/', 'root-json', ['test-voice']]);
     assert.match(e.said, /\(POST \/ \(JSON\): piper1-gpl 1\.3 to 1\.4\)/);
     // rhasspy/piper: the body is the text (asked as text first: a JSON body would be spoken as JSON).
     const text = await start('http', { release: 'root-text' });
-    const f = await probeServer(parseServerUrl(text.url), 'Bonjour.', 2000);
+    const f = await probeServer(parseServerUrl(text.url), 'Bonjour.', { timeoutMs: 2000 });
     assert.deepEqual([f.endpoint, f.request], ['/', 'root-text']);
     assert.match(f.said, /\(POST \/ \(text\): rhasspy\/piper\)/);
   });
@@ -225,24 +225,30 @@ describe('--server: read, then the server asked what it is', () => {
     await new Promise<void>((r) => free.listen(0, '127.0.0.1', () => r()));
     const port = (free.address() as net.AddressInfo).port;
     await new Promise((r) => free.close(r));
-    await assert.rejects(probeServer(parseServerUrl(`tcp://127.0.0.1:${port}`), 'x', 2000), (err: Error) => {
-      assert.match(
-        err.message,
-        new RegExp(`^--server tcp://127\\.0\\.0\\.1:${port}: the connection failed: connect ECONNREFUSED`),
-      );
-      assert.equal(err.message.split('\n').length, 1);
-      return true;
-    });
+    await assert.rejects(
+      probeServer(parseServerUrl(`tcp://127.0.0.1:${port}`), 'x', { timeoutMs: 2000 }),
+      (err: Error) => {
+        assert.match(
+          err.message,
+          new RegExp(`^--server tcp://127\\.0\\.0\\.1:${port}: the connection failed: connect ECONNREFUSED`),
+        );
+        assert.equal(err.message.split('\n').length, 1);
+        return true;
+      },
+    );
     const garbage = await start('wyoming', { fault: 'garbage' });
     await assert.rejects(
-      probeServer(parseServerUrl(garbage.url), 'x', 2000),
+      probeServer(parseServerUrl(garbage.url), 'x', { timeoutMs: 2000 }),
       /the server sent an event header that is not JSON: "HTTP\/1\.1 400/,
     );
     const none = await start('wyoming', { fault: 'no-tts' });
-    await assert.rejects(probeServer(parseServerUrl(none.url), 'x', 2000), /its info lists no tts program/);
+    await assert.rejects(
+      probeServer(parseServerUrl(none.url), 'x', { timeoutMs: 2000 }),
+      /its info lists no tts program/,
+    );
     const html = await start('http', { fault: 'not-wav' });
     await assert.rejects(
-      probeServer(parseServerUrl(html.url), 'x', 2000),
+      probeServer(parseServerUrl(html.url), 'x', { timeoutMs: 2000 }),
       /POST \/synthesize \(JSON\) gave an answer that is not a WAV/,
     );
   });
@@ -275,5 +281,70 @@ describe("an HTTP server's WAV", () => {
     const quiet = wavAudio(wavOf(0.5, 0.01));
     assert.ok(typeof quiet !== 'string');
     assert.equal(quiet.silenceSeconds, 0);
+  });
+});
+
+describe('--server-voice: the voice asked for in every request', () => {
+  const two = { voices: ['fr_FR-siwis-medium', 'en_US-lessac-medium'] };
+
+  for (const kind of ['wyoming', 'http'] as const)
+    it(`${kind}: checked against what the server lists, then sent with each sentence; unnamed, nothing is sent`, async () => {
+      const s = await start(kind, two);
+      const d = await probeServer(parseServerUrl(s.url), 'Bonjour.', { timeoutMs: 2000, voice: 'en_US-lessac-medium' });
+      assert.equal(d.voice, 'en_US-lessac-medium');
+      assert.match(d.said, /; asked for voice en_US-lessac-medium$/);
+      const before = s.asked().length;
+      const link = (kind === 'wyoming' ? wyomingLink : httpLink)(
+        { host: '127.0.0.1', port: s.port, style: 'synthesize-json' },
+        { now, replyTimeoutMs: 2000, voice: 'en_US-lessac-medium' },
+      );
+      const replies = await ask(link, 2);
+      assert.deepEqual(
+        replies.map((r) => r.state),
+        ['done', 'done'],
+      );
+      assert.deepEqual(s.asked().slice(before), ['en_US-lessac-medium', 'en_US-lessac-medium']);
+      const plain = s.asked().length;
+      await ask(linkTo(kind, s), 1);
+      assert.deepEqual(s.asked().slice(plain), [null]);
+      // A voice it does not list: one line naming the flag, what it lists and the fix, before anything is measured.
+      await assert.rejects(
+        probeServer(parseServerUrl(s.url), 'Bonjour.', { timeoutMs: 2000, voice: 'de_DE-thorsten-high' }),
+        (e: Error) =>
+          /^--server-voice de_DE-thorsten-high: .* lists no such voice \(it lists fr_FR-siwis-medium, en_US-lessac-medium\); give one it lists, or leave --server-voice out/.test(
+            e.message,
+          ) && e.message.split('\n').length === 1,
+      );
+    });
+
+  it('wyoming, streaming text in: the voice goes in synthesize-start', async () => {
+    const s = await start('wyoming', { ...two, streaming: true });
+    const link = wyomingLink(
+      { host: '127.0.0.1', port: s.port },
+      { now, replyTimeoutMs: 2000, voice: 'fr_FR-siwis-medium' },
+    );
+    const r = await new Promise<StreamReply>((resolve) =>
+      link.open((o) => {
+        if (o.state === 'failed') throw new Error(o.message);
+        o.session.stream?.(['Un.', 'Deux.'], null, (x) => {
+          o.session.close();
+          resolve(x);
+        });
+      }),
+    );
+    assert.equal(r.state, 'done');
+    assert.deepEqual(s.asked(), ['fr_FR-siwis-medium']);
+  });
+
+  it("http: rhasspy/piper's release takes no voice: refused in one line; piper1-gpl 1.3's JSON takes it", async () => {
+    const old = await start('http', { release: 'root-text' });
+    await assert.rejects(
+      probeServer(parseServerUrl(old.url), 'Bonjour.', { timeoutMs: 2000, voice: 'x' }),
+      /--server-voice: .*rhasspy\/piper\) takes no voice in its request; leave --server-voice out/,
+    );
+    const json = await start('http', { release: 'root-json', ...two });
+    const d = await probeServer(parseServerUrl(json.url), 'Bonjour.', { timeoutMs: 2000, voice: 'fr_FR-siwis-medium' });
+    assert.equal(d.voice, 'fr_FR-siwis-medium');
+    assert.equal(json.asked().at(-1), 'fr_FR-siwis-medium');
   });
 });

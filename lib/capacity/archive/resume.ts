@@ -47,6 +47,8 @@ export const CapacityHeaderSchema = z.object({
   server: z.string().nullable().optional(),
   /** --text-rate and --server-timeout-s of that run: a resume sends text and waits as it did (absent: older partial files). */
   textRateCps: z.number().positive().nullable().optional(),
+  /** --server-voice of that run: a resume asks for the same voice (absent: older partial files, the default voice). */
+  serverVoice: z.string().nullable().optional(),
   serverTimeoutMs: z.number().positive().nullable().optional(),
   text: z.object({ source: z.string(), lines: z.array(z.string()) }),
   arrivals: z.enum(['together', 'staggered', 'poisson']),

@@ -34,6 +34,8 @@ export const ServerSchema = z.object({
   /** What it said of itself (Wyoming `info`, HTTP `/info` and `/voices`), in words, and its voice names. */
   dit: z.string(),
   voix: z.array(z.string()),
+  /** --server-voice: the voice every request asked for; null: the server's default voice; absent: older archives. */
+  voix_demandee: z.string().nullable().optional(),
   /** The audio format every sentence came in (a change fails the trial); null when no sentence came. */
   format_audio: z.object({ rate: z.number(), width: z.number(), channels: z.number() }).nullable(),
   /** It still answered a sentence after the last trial; false fails the run's control. */

@@ -74,6 +74,7 @@ async function serverAfter(
     debit_texte_cps: s.stream?.textRateCps ?? null,
     dit: d.said,
     voix: d.voices,
+    voix_demandee: d.voice,
     format_audio: adapter instanceof ServerAdapter ? adapter.format : null,
     repond_apres: await stillAnswering(s.handle, sample, s.timeoutMs, signal),
   };
@@ -86,6 +87,7 @@ function resumedOptions(o: CapacityOptions, h: CapacityHeader, file: string): Ca
     voices: h.voices.length > 0 || !h.server ? h.voices : undefined,
     server: h.server ?? undefined,
     textRateCps: h.textRateCps ?? undefined,
+    serverVoice: h.serverVoice ?? undefined,
     serverTimeoutMs: h.serverTimeoutMs ?? undefined,
     lines: h.text.lines,
     textFile: undefined,
@@ -117,6 +119,7 @@ function headerOf(plan: CapacityPlan, redact: boolean): CapacityHeader {
     voices: plan.voices.filter((v) => v.name !== SERVER_VOICE).map((v) => v.name),
     server: plan.server?.handle.description.address ?? null,
     textRateCps: plan.server?.stream?.textRateCps ?? null,
+    serverVoice: plan.server?.handle.description.voice ?? null,
     serverTimeoutMs: plan.server?.timeoutMs ?? null,
     text: { source: plan.text.source, lines: plan.text.lines },
     arrivals: plan.arrivals,

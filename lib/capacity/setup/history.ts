@@ -56,14 +56,22 @@ export function speedDraw(e: {
  */
 function serverKey(s: CapacityArchive['serveur']): string | null {
   if (!s) return null;
-  return [s.adresse, s.protocole, s.envoi ?? 'phrase', s.debit_texte_cps ?? 'all'].join('|');
+  return [s.adresse, s.protocole, s.envoi ?? 'phrase', s.debit_texte_cps ?? 'all', s.voix_demandee ?? 'default'].join(
+    '|',
+  );
 }
 
 function planServerKey(plan: CapacityPlan): string | null {
   const sv = plan.server;
   if (!sv) return null;
   const d = sv.handle.description;
-  return [d.address, d.protocol, sv.stream ? 'flux' : 'phrase', sv.stream?.textRateCps ?? 'all'].join('|');
+  return [
+    d.address,
+    d.protocol,
+    sv.stream ? 'flux' : 'phrase',
+    sv.stream?.textRateCps ?? 'all',
+    d.voice ?? 'default',
+  ].join('|');
 }
 
 /**

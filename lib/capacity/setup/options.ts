@@ -81,6 +81,8 @@ export interface CapacityOptions {
    * handle): it is swept as a voice named `server`; the local voices are swept beside it only when named.
    */
   server?: string | ServerHandle;
+  /** The voice every request to the server asks for (Wyoming `voice.name`, Piper HTTP `voice`); default: the server's own. */
+  serverVoice?: string;
   /** A server's connection, `info` or sentence event not come within this has failed (default 30 s). */
   serverTimeoutMs?: number;
   /** A streaming server: each listener's text written at this many characters a second (default: all at once). */

@@ -145,6 +145,7 @@ export async function planCapacity(o: CapacityOptions): Promise<CapacityPlan> {
   const schedule = oneOf(o.schedule, '--schedule', QUEUE_POLICIES, 'deadline');
   // A URL refused before anything is made on disk (the out-dir was created, then the URL refused).
   if (typeof o.server === 'string') parseServerUrl(o.server);
+  checkServerFlags(o);
   const outDir = path.resolve(o.outDir ?? 'measurements');
   await checkWritable(outDir);
   const places = voicePlaces(o.voicesDir);
@@ -208,15 +209,25 @@ export async function planCapacity(o: CapacityOptions): Promise<CapacityPlan> {
   };
 }
 
+/** The server's flags that need no server to be refused: before any voice is built or folder made. */
+function checkServerFlags(o: CapacityOptions): void {
+  if (o.serverVoice !== undefined && o.serverVoice.trim() === '')
+    throw new PiperParallelError('USAGE', '--server-voice needs a voice name, e.g. --server-voice en_US-lessac-medium');
+  if (o.server !== undefined) return;
+  if (o.serverVoice !== undefined)
+    throw new PiperParallelError(
+      'USAGE',
+      "--server-voice names a server's voice: give --server tcp://HOST:PORT or http://HOST:PORT too",
+    );
+  if (o.textRateCps !== undefined)
+    throw new PiperParallelError(
+      'USAGE',
+      '--text-rate feeds a server streaming text: give --server tcp://HOST:PORT too',
+    );
+}
+
 async function planServer(o: CapacityOptions, lines: readonly string[]): Promise<CapacityPlan['server']> {
-  if (o.server === undefined) {
-    if (o.textRateCps !== undefined)
-      throw new PiperParallelError(
-        'USAGE',
-        '--text-rate feeds a server streaming text: give --server tcp://HOST:PORT too',
-      );
-    return null;
-  }
+  if (o.server === undefined) return null;
   const timeoutMs = o.serverTimeoutMs ?? DEFAULT_SERVER_TIMEOUT_MS;
   if (!(Number.isFinite(timeoutMs) && timeoutMs > 0 && timeoutMs <= MAX_SERVER_TIMEOUT_S * 1000))
     throw new PiperParallelError(
@@ -224,7 +235,11 @@ async function planServer(o: CapacityOptions, lines: readonly string[]): Promise
       `--server-timeout-s must be a number of seconds above 0 and at most ${MAX_SERVER_TIMEOUT_S}; e.g. --server-timeout-s 30`,
     );
   const sample = serverText(lines).sentences[0]?.text ?? '';
-  const handle = await resolveServer(o.server, sample, timeoutMs, o.signal);
+  const handle = await resolveServer(o.server, sample, {
+    timeoutMs,
+    ...(o.signal ? { signal: o.signal } : {}),
+    ...(o.serverVoice === undefined ? {} : { voice: o.serverVoice }),
+  });
   const d = handle.description;
   if (o.textRateCps !== undefined && !d.streaming)
     throw new PiperParallelError(

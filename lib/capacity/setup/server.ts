@@ -5,7 +5,7 @@
  * layouts run in the same rounds, on the same text and arrival pattern.
  */
 import { PiperParallelError } from '../../core/errors.js';
-import { probeServer, parseServerUrl } from '../../server/probe.js';
+import { probeServer, parseServerUrl, type ProbeOptions } from '../../server/probe.js';
 import type { ServerDescription, ServerLink, ServerSession } from '../../server/contract/session.js';
 import { httpLink } from '../../server/http/session.js';
 import { wyomingLink } from '../../server/wyoming/session.js';
@@ -26,21 +26,24 @@ export interface ServerHandle {
   link: (now: () => number) => ServerLink;
 }
 
+/** `--server URL` probed, its sessions asking for `o.voice` (--server-voice) when given; a handle is used as it is. */
 export async function resolveServer(
   given: string | ServerHandle,
   sampleText: string,
-  timeoutMs = DEFAULT_SERVER_TIMEOUT_MS,
-  signal?: AbortSignal,
+  o: ProbeOptions = { timeoutMs: DEFAULT_SERVER_TIMEOUT_MS },
 ): Promise<ServerHandle> {
   if (typeof given !== 'string') return given;
   const t = parseServerUrl(given);
-  const description = await probeServer(t, sampleText, timeoutMs, signal);
+  const description = await probeServer(t, sampleText, o);
+  const voice = o.voice === undefined ? {} : { voice: o.voice };
   return {
     description,
-    link: (now) =>
-      t.protocol === 'wyoming'
-        ? wyomingLink(t, { now, replyTimeoutMs: timeoutMs })
-        : httpLink({ ...t, style: description.request ?? 'synthesize-json' }, { now, replyTimeoutMs: timeoutMs }),
+    link: (now) => {
+      const options = { now, replyTimeoutMs: o.timeoutMs, ...voice };
+      return t.protocol === 'wyoming'
+        ? wyomingLink(t, options)
+        : httpLink({ ...t, style: description.request ?? 'synthesize-json' }, options);
+    },
   };
 }
 

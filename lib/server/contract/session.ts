@@ -88,6 +88,8 @@ export interface ServerDescription {
   /** Program and voice names it gave, in words. */
   said: string;
   voices: string[];
+  /** The voice every request asks for (--server-voice); null: the server's default voice. */
+  voice: string | null;
 }
 
 export const bytesPerSecond = (f: AudioFormat): number => f.rate * f.width * f.channels;

@@ -25,6 +25,9 @@ import { timerMs } from '../../core/timer.js';
  */
 export type HttpRequestStyle = 'synthesize-json' | 'root-json' | 'root-text' | 'get-query';
 
+/** piper1-gpl's JSON body takes a `voice`; rhasspy/piper's text body and query take the text only. */
+export const takesVoice = (style: HttpRequestStyle): boolean => style === 'synthesize-json' || style === 'root-json';
+
 export interface HttpTarget {
   host: string;
   port: number;
@@ -43,6 +46,8 @@ export const styleWords = (style: HttpRequestStyle): string =>
 export interface HttpLinkOptions {
   now: () => number;
   replyTimeoutMs: number;
+  /** The voice asked for (`voice` in the JSON body, --server-voice); absent: the server's default. */
+  voice?: string;
 }
 
 /** A WAV's format and audio seconds, or why it is not one. */
@@ -140,8 +145,9 @@ export function post(
 export function sentenceRequest(
   style: HttpRequestStyle,
   text: string,
+  voice?: string,
 ): { method: 'POST' | 'GET'; path: string; body: string; type: string } {
-  const json = { body: JSON.stringify({ text }), type: 'application/json' };
+  const json = { body: JSON.stringify(voice === undefined ? { text } : { text, voice }), type: 'application/json' };
   if (style === 'synthesize-json') return { method: 'POST', path: '/synthesize', ...json };
   if (style === 'root-json') return { method: 'POST', path: '/', ...json };
   if (style === 'root-text') return { method: 'POST', path: '/', body: text, type: 'text/plain; charset=utf-8' };
@@ -158,7 +164,7 @@ class HttpSession implements ServerSession {
   ) {}
 
   synthesize(text: string, reply: (r: SynthesisReply) => void): void {
-    const req = { ...sentenceRequest(this.t.style, text), timeoutMs: this.o.replyTimeoutMs };
+    const req = { ...sentenceRequest(this.t.style, text, this.o.voice), timeoutMs: this.o.replyTimeoutMs };
     post({ ...this.t, agent: this.agent }, req, (r) => {
       if (this.closed) return;
       if (r instanceof Error) return reply({ state: 'failed', message: r.message });

@@ -35,6 +35,8 @@ export interface LinkOptions {
   now: () => number;
   /** A connection, an `info`, or the next event of a sentence not come within this: that request failed. */
   replyTimeoutMs: number;
+  /** The voice asked for (`voice.name` in `synthesize` and `synthesize-start`, --server-voice); absent: the server's default. */
+  voice?: string;
 }
 
 const formatOf = (d: Record<string, unknown>): AudioFormat | null => {
@@ -249,13 +251,19 @@ class WyomingSession implements ServerSession {
   constructor(
     private readonly c: Connection,
     private readonly now: () => number,
-  ) {}
+    voice: string | undefined,
+  ) {
+    this.voice = voice === undefined ? {} : { voice: { name: voice } };
+  }
+
+  /** What each request adds: the voice asked for, as wyoming's SynthesizeVoice, or nothing. */
+  private readonly voice: { voice?: { name: string } };
 
   private cancelFeed: (() => void) | undefined;
 
   synthesize(text: string, reply: (r: SynthesisReply) => void): void {
     collectAudio(this.c, this.now, reply);
-    this.c.write(encodeEvent('synthesize', { text }));
+    this.c.write(encodeEvent('synthesize', { text, ...this.voice }));
   }
 
   /**
@@ -278,7 +286,7 @@ class WyomingSession implements ServerSession {
     // A stream that replaces one still being fed stops the old feed first: its words must not land in the new one.
     this.cancelFeed?.();
     collectStream(this.c, this.now, reply, performance.now() + (pieces.at(-1)?.atMs ?? 0));
-    this.c.write(encodeEvent('synthesize-start', {}));
+    this.c.write(encodeEvent('synthesize-start', { ...this.voice }));
     this.cancelFeed = feedInOrder(
       pieces,
       (text) =>
@@ -320,7 +328,7 @@ export function wyomingLink(t: WyomingTarget, o: LinkOptions): ServerLink {
   return {
     open(reply: (r: OpenReply) => void): () => void {
       const c = connectWyoming(t, o, (r) =>
-        reply(r.state === 'open' ? { state: 'open', session: new WyomingSession(r.c, o.now) } : r),
+        reply(r.state === 'open' ? { state: 'open', session: new WyomingSession(r.c, o.now, o.voice) } : r),
       );
       return () => c.fail(new Error('closed'));
     },
