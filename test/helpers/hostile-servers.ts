@@ -6,6 +6,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import { MAX_SECTION_BYTES } from '../../lib/server/wyoming/event.js';
+import { MAX_WAV_BYTES } from '../../lib/server/http/session.js';
 
 /** An OSC sequence (retitles a terminal window) and a bell: must never reach a terminal. */
 export const INJECTION = '\u001b]0;pwned\u0007\u001b[31m';
@@ -40,7 +41,9 @@ export type HostileHttp =
   /** a 200 whose body comes a byte every 200 ms. */
   | 'trickle'
   /** every request answered with a whole WAV of 1 Hz, 8 bits, mono, 8000 bytes: 8000 s of "speech". */
-  | 'one-hertz-wav';
+  | 'one-hertz-wav'
+  /** a WAV as large as the client takes (its Content-Length said), all of it but its last byte, then nothing. */
+  | 'stalled-wav';
 
 export interface Hostile {
   url: string;
@@ -188,10 +191,23 @@ function wavOf(f: { rate: number; bits: number; channels: number }, dataBytes: n
   return Buffer.concat([h, Buffer.alloc(dataBytes)]);
 }
 
+let largestWav: Buffer | undefined;
+
 export function startHostileHttp(kind: HostileHttp): Promise<Hostile> {
   const sockets = new Set<net.Socket>();
   const server = http.createServer((req, res) => {
     req.resume();
+    if (kind === 'stalled-wav') {
+      // 16 kHz, 16-bit speech (never zeros), one buffer shared by every answer.
+      largestWav ??= Buffer.concat([
+        wavOf({ rate: 16000, bits: 16, channels: 1 }, 0).subarray(0, 40),
+        Buffer.from(Uint32Array.of(MAX_WAV_BYTES - 44).buffer),
+        Buffer.alloc(MAX_WAV_BYTES - 44 - 1, 0x11),
+      ]);
+      res.writeHead(200, { 'content-type': 'audio/wav', 'content-length': MAX_WAV_BYTES });
+      res.write(largestWav);
+      return;
+    }
     res.writeHead(200, { 'content-type': 'audio/wav' });
     if (kind === 'one-hertz-wav') {
       res.end(wavOf({ rate: 1, bits: 8, channels: 1 }, 8000));

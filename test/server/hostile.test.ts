@@ -10,6 +10,7 @@ import { after, describe, it } from 'node:test';
 import { PiperParallelError } from '../../lib/core/errors.js';
 import { parseServerUrl, probeServer } from '../../lib/server/probe.js';
 import { wyomingLink } from '../../lib/server/wyoming/session.js';
+import { MAX_WAV_BYTES, httpLink } from '../../lib/server/http/session.js';
 import { EventParser, MAX_SECTION_BYTES, encodeEvent } from '../../lib/server/wyoming/event.js';
 import { serverVoice, stillAnswering } from '../../lib/capacity/setup/server.js';
 import { ServerAdapter } from '../../lib/capacity/worker/server-adapter.js';
@@ -227,6 +228,48 @@ describe('memory at 32 listeners', () => {
     for (const x of sessions) x.close();
     assert.equal(sessions.length, 32);
     // The budget docs/reliability.md states: 8 MiB a connection, 256 MiB at 32 listeners.
+    assert.ok(grownBytes < 32 * 8 * 2 ** 20, `grew ${Math.round(grownBytes / 2 ** 20)} MiB`);
+  });
+
+  it('http: each sent a WAV as large as the client takes, all but its last byte: the client grows by under 8 MiB a listener', async () => {
+    const s = await startHostileHttp('stalled-wav');
+    running.push(s);
+    const sessions: ServerSession[] = [];
+    global.gc?.();
+    const before = process.memoryUsage().rss;
+    const link = httpLink(
+      { ...target(s.url), style: 'synthesize-json' },
+      { now: () => performance.now(), replyTimeoutMs: 30_000 },
+    );
+    await within(
+      20_000,
+      Promise.all(
+        Array.from(
+          { length: 32 },
+          () =>
+            new Promise<void>((resolve) =>
+              link.open((o) => {
+                if (o.state === 'failed') return resolve();
+                sessions.push(o.session);
+                o.session.synthesize('Bonjour.', () => undefined);
+                resolve();
+              }),
+            ),
+        ),
+      ),
+    );
+    // Until every stalled WAV has come (the client holds it, waiting for its last byte), or 10 s.
+    let grownBytes = 0;
+    for (let i = 0; i < 100; i += 1) {
+      grownBytes = Math.max(grownBytes, process.memoryUsage().rss - before);
+      if (grownBytes > 32 * 0.9 * MAX_WAV_BYTES) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    for (const x of sessions) x.close();
+    assert.equal(sessions.length, 32);
+    process.stdout.write(
+      `32 stalled HTTP answers of ${MAX_WAV_BYTES / 2 ** 20} MiB: grew ${Math.round(grownBytes / 2 ** 20)} MiB\n`,
+    );
     assert.ok(grownBytes < 32 * 8 * 2 ** 20, `grew ${Math.round(grownBytes / 2 ** 20)} MiB`);
   });
 });
