@@ -96,6 +96,7 @@ export function capacitySchemaOne(a: CapacityArchive, k: number): unknown {
         sans_trou: _t,
         dans_la_borne: _d,
         premier_son_max_ms: _m,
+        au_rythme: _a,
         flux_detail,
         ...t
       }) => ({ ...t, flux_detail: flux_detail.map(({ complet: _c, ...s }) => s) }),

@@ -14,6 +14,8 @@ export const TrialV1Schema = TrialV2Schema.omit({
   sans_trou: true,
   dans_la_borne: true,
   premier_son_max_ms: true,
+  // Came with schema 2's later releases: a schema 1 file (the tool's own, 2026-11-30) has no pace.
+  au_rythme: true,
   flux_detail: true,
 }).extend({
   flux_detail: z.array(StreamV2Schema),
