@@ -5,10 +5,39 @@ import { readBounded } from '../core/read-bounded.js';
 /** The largest archive read: a day-long capacity run with every chunk timeline is tens of MB. */
 export const MAX_ARCHIVE_BYTES = 256 * 2 ** 20;
 
-/** The first problem zod found, as `key.path: message`. */
+/** An archive's lists, by what a user calls one of their items. */
+const ITEMS: Readonly<Record<string, string>> = {
+  bras: 'arm',
+  essais: 'trial',
+  capacite: 'answer',
+  voix: 'voice',
+  comparaisons: 'comparison',
+};
+
+/**
+ * Where an archive's first problem is, and of what kind, in a user's words: never the schema's text
+ * or an archive key (French, and the code's, not the user's); the key stays in the file for a bug report.
+ */
 export function firstIssue(error: z.ZodError): string {
   const i = error.issues[0];
-  return i ? `${i.path.map(String).join('.') || '(top level)'}: ${i.message}` : 'invalid';
+  if (!i) return 'not what an archive holds';
+  const [head, index] = i.path;
+  if (head === 'schema_version') return 'its schema version is not one this version reads';
+  const item = typeof head === 'string' ? ITEMS[head] : undefined;
+  const place =
+    i.path.length === 0
+      ? 'the file as a whole'
+      : item !== undefined
+        ? typeof index === 'number'
+          ? `its ${item} ${index + 1}`
+          : `its list of ${item}s`
+        : head === 'protocole'
+          ? 'its protocol block'
+          : i.path.length === 1
+            ? 'its header'
+            : 'a block of it';
+  const missing = i.code === 'invalid_type' && /received undefined/.test(i.message);
+  return `${place} ${missing ? 'lacks a value this version needs' : 'holds a value of another kind'}`;
 }
 
 /**

@@ -114,7 +114,7 @@ describe('reports from the command line', () => {
       [
         ['report', foreign],
         2,
-        /foreign\.json is not a piper-parallel archive this version reads \(schema_version: .*\); give a file from measurements\//,
+        /foreign\.json is not a piper-parallel archive this version reads \(its schema version is not one this version reads\); give a file from measurements\//,
       ],
       [
         ['report', older],
