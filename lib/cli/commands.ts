@@ -196,14 +196,20 @@ const summary: Command = {
   name: 'summary',
   summary: 'throughput and capacity archives of many machines, one row per machine and voice',
   usage: ['piper-parallel summary FILES|DIRS... [options]'],
-  flags: pick(['price', 'out', 'json'], { out: 'write the HTML page to FILE.html and its Markdown beside it' }),
+  flags: pick(['price', 'out', 'json', 'csv'], { out: 'write the HTML page to FILE.html and its Markdown beside it' }),
   examples: [
     'piper-parallel summary measurements/',
     'piper-parallel summary runs/ --price vm-small=0.02 --out summary.html',
   ],
   run: ({ values, positionals, io }) =>
     summaryCommand(
-      { paths: positionals, prices: list(values, 'price'), out: str(values, 'out'), json: bool(values, 'json') },
+      {
+        paths: positionals,
+        prices: list(values, 'price'),
+        out: str(values, 'out'),
+        json: bool(values, 'json'),
+        csv: bool(values, 'csv'),
+      },
       io,
     ),
 };

@@ -130,6 +130,7 @@ export const FLAGS = {
   force: flag('compare runs from different machines or workloads anyway'),
   redact: flag("leave the host name and the command line's folders out of the archive (to publish it)"),
   json: flag('print JSON on stdout, everything else on stderr'),
+  csv: flag('print the machine table as CSV on stdout (RFC 4180), for a spreadsheet or a script'),
   quiet: flag('print only the archive path (or the JSON); no progress'),
   'no-report': flag('do not write the Markdown and HTML reports beside the archive'),
   help: { type: 'boolean', short: 'h', help: "this command's help" },

@@ -1,5 +1,6 @@
 import { PiperParallelError } from '../core/errors.js';
 import { summaryHtml } from '../summary/html.js';
+import { summaryCsv } from '../summary/csv.js';
 import { summaryMarkdown } from '../summary/markdown.js';
 import { parsePrices } from '../summary/price.js';
 import { summarizeMachines } from '../summary/summarize.js';
@@ -7,8 +8,8 @@ import { refuseToReplace, writeOut } from './output.js';
 import type { Io } from './run-command.js';
 
 /**
- * `summary FILES|DIRS... [--price LABEL=AMOUNT|AMOUNT]... [--out FILE.html] [--json]`: the table on
- * stdout (Markdown, or JSON); with --out, the page and its Markdown beside it. A file that cannot
+ * `summary FILES|DIRS... [--price LABEL=AMOUNT|AMOUNT]... [--out FILE.html] [--json | --csv]`: the table
+ * on stdout (Markdown, JSON, or the machine table as CSV); with --out, the page and its Markdown beside it. A file that cannot
  * be read is one line on stderr and exit 2, the rest of the table printed all the same.
  */
 export async function summaryCommand(
@@ -17,9 +18,11 @@ export async function summaryCommand(
     prices,
     out,
     json,
-  }: { paths: string[]; prices: string[] | undefined; out: string | undefined; json: boolean },
+    csv,
+  }: { paths: string[]; prices: string[] | undefined; out: string | undefined; json: boolean; csv: boolean },
   io: Io,
 ): Promise<number> {
+  if (json && csv) throw new PiperParallelError('USAGE', '--json and --csv each print the table: give one of them');
   if (paths.length === 0)
     throw new PiperParallelError(
       'USAGE',
@@ -33,7 +36,9 @@ export async function summaryCommand(
   const s = await summarizeMachines(paths, { prices: parsePrices(prices ?? []) });
   const markdown = summaryMarkdown(s);
   // No archive read: the lines on stderr say why; an empty table says nothing more.
-  if (json || s.rows.length > 0) io.out(json ? JSON.stringify(s, null, 2) : markdown);
+  if (json) io.out(JSON.stringify(s, null, 2));
+  else if (csv) io.out(summaryCsv(s).replace(/\r\n$/, ''));
+  else if (s.rows.length > 0) io.out(markdown);
   if (out !== undefined) {
     // Both names checked before either is written: a refused Markdown leaves no page without it.
     await refuseToReplace(out.replace(/\.html$/, '.md'), paths);

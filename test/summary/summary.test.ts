@@ -7,7 +7,8 @@ import { pathToFileURL } from 'node:url';
 import { before, describe, it } from 'node:test';
 import type { Archive } from '../../lib/throughput/schema.js';
 import { chromium } from 'playwright-core';
-import { rowCells } from '../../lib/summary/cells.js';
+import { COLUMNS, rowCells } from '../../lib/summary/cells.js';
+import { summaryCsv } from '../../lib/summary/csv.js';
 import { summaryCharts } from '../../lib/summary/charts.js';
 import { summaryHtml } from '../../lib/summary/html.js';
 import { summarizeMachines } from '../../lib/summary/summarize.js';
@@ -297,6 +298,30 @@ describe('summary of several machines (fixture archives named as such, and one r
     // Two processes made 3.0 against 1.5 for one worker serving both in turn: x2, but no interval, so not resolved.
     const k2 = py?.bestPerK.find((b) => b.k === 2);
     assert.deepEqual([k2?.best, k2?.over, k2?.tiedWith[0]?.ratio?.centre], ['2 processes x 1 thread, free', null, 2]);
+  });
+
+  it('--csv: the machine table as RFC 4180 CSV, every cell the Markdown table has, a formula never started', () => {
+    const csv = summaryCsv(summary);
+    const records = csv.split('\r\n');
+    assert.equal(records.at(-1), '');
+    assert.equal(records.length - 1, summary.rows.length + 1);
+    assert.equal(records[0], COLUMNS.map((c) => `"${c}"`).join(','));
+    const first = summary.rows[0];
+    assert.ok(first);
+    assert.equal(
+      records[1],
+      rowCells(first)
+        .map((c) => `"${c.replaceAll('"', '""')}"`)
+        .join(','),
+    );
+    const hostile = summaryCsv({ ...summary, rows: [{ ...first, label: '=HYPERLINK("x")' }] });
+    assert.match(hostile, /\r\n"'=HYPERLINK\(""x""\)",/);
+    const r = spawnSync(process.execPath, [BIN, 'summary', dir, '--csv'], { encoding: 'utf8', timeout: 60_000 });
+    assert.equal(r.status, 2, r.stderr);
+    assert.ok(r.stdout.startsWith(`"${COLUMNS[0]}",`), r.stdout.slice(0, 200));
+    const both = spawnSync(process.execPath, [BIN, 'summary', dir, '--csv', '--json'], { encoding: 'utf8' });
+    assert.equal(both.status, 2);
+    assert.match(both.stderr, /--json and --csv each print the table: give one of them/);
   });
 
   it('the command prints the table with the bad files on stderr, exit 2; writes the page and its Markdown; a bad --price is one line', () => {
