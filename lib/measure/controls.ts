@@ -267,8 +267,12 @@ export function memoryControl(swapPages: number | null, majorFaultsPerStream: re
   };
 }
 
-/** Capacity: every listener arrived when planned, within 5 ms (a late arrival flatters the layout). */
-export function arrivalsControl(worstLatenessMs: number | null): Control {
+/**
+ * Capacity: every listener arrived when planned, within 5 ms (a late arrival flatters the layout),
+ * leaving out the time the whole machine stopped (workers too, so the load was not lightened):
+ * `machineStoppedMs`, the most of that in one arrival, is said.
+ */
+export function arrivalsControl(worstLatenessMs: number | null, machineStoppedMs = 0): Control {
   const threshold = 5;
   if (worstLatenessMs === null || !Number.isFinite(worstLatenessMs))
     return unknown('arrivals', threshold, 'ms', 'the arrival times');
@@ -281,7 +285,9 @@ export function arrivalsControl(worstLatenessMs: number | null): Control {
     unit: 'ms',
     held,
     message: held
-      ? `every listener arrived within ${measured} ms of its plan`
-      : `a listener arrived ${measured} ms after its plan, over the ${threshold} ms limit: the parent was too busy to keep time`,
+      ? `every listener arrived within ${measured} ms of its plan` +
+        (machineStoppedMs > 0 ? ` (leaving out up to ${round(machineStoppedMs, 1)} ms the whole machine stopped)` : '')
+      : `a listener arrived ${measured} ms after its plan, over the ${threshold} ms limit: the parent was too busy ` +
+        `(its own work, or waiting for a core) to keep time`,
   };
 }

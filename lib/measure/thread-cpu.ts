@@ -43,3 +43,25 @@ export function threadsCpuSeconds(
   }
   return tids.length === 0 ? null : ns / 1e9;
 }
+
+/** Where the calling thread's time went, ms since it started, and its major page faults. */
+export interface OwnTimes {
+  onCpuMs: number;
+  /** Runnable but not running: waiting for a core (schedstat's second field). */
+  waitingMs: number;
+  majorFaults: number;
+}
+
+/** The calling thread's own times from /proc/thread-self; null where they cannot be read (not Linux). */
+export function readOwnTimes(read: (path: string) => string = (p) => readFileSync(p, 'utf8')): OwnTimes | null {
+  try {
+    const [cpu, wait] = read('/proc/thread-self/schedstat').trim().split(/\s+/).map(Number);
+    const stat = read('/proc/thread-self/stat');
+    // Fields after the command name (which may hold spaces): state is field 3, majflt field 12.
+    const majflt = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[9]);
+    if (![cpu, wait, majflt].every((x) => Number.isFinite(x))) return null;
+    return { onCpuMs: (cpu as number) / 1e6, waitingMs: (wait as number) / 1e6, majorFaults: majflt };
+  } catch {
+    return null;
+  }
+}

@@ -92,7 +92,12 @@ export const TrialSchema = z.object({
   premier_son_max_ms: figure,
   trous: count,
   flux_avec_trous: count,
+  /** The latest due arrival behind its plan, ms, less what the machine stopped (what the arrivals control judges). */
   retard_arrivee_max_ms: z.number(),
+  /** The same with the machine's stops left in (absent in older archives, where nothing was left out). */
+  retard_arrivee_brut_max_ms: z.number().nonnegative().optional(),
+  /** The most of one arrival's lateness that was the whole machine stopped, ms (its parent asleep, not waiting for a core). */
+  arret_machine_ms: z.number().nonnegative().optional(),
   /** Audio made over the trial's span (first job start to last job end), and per stream. */
   debit_agrege: figure,
   debit_par_flux: figure,

@@ -54,7 +54,8 @@ function trialCells(t: TrialRecord): string[] {
     yesNo(t.dans_la_borne),
     `${ms(t.premier_son_p95_ms)} / ${ms(t.premier_son_max_ms)}`,
     `${t.trous} (${t.flux_avec_trous})${t.trous_courts > 0 ? `, ${t.trous_courts} under 20 ms` : ''}`,
-    t.retard_arrivee_max_ms.toFixed(1),
+    t.retard_arrivee_max_ms.toFixed(1) +
+      ((t.arret_machine_ms ?? 0) > 0 ? ` (+${t.arret_machine_ms?.toFixed(1)} machine stopped)` : ''),
     `${t.debit_vivant?.toFixed(1) ?? '-'}; ${t.debit_agrege?.toFixed(1) ?? '-'}, ${t.debit_par_flux?.toFixed(2) ?? '-'}`,
     failed.length === 0 ? 'OK' : `FAILED, not counted: ${failed.join('; ')}`,
   ];

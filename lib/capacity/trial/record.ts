@@ -119,10 +119,13 @@ function serverPairs(r: TrialResult): { paires_par_reponse: Record<string, numbe
   return { paires_par_reponse: byCount, silence_serveur_s: silence };
 }
 
+/** The most of one arrival's lateness that was the whole machine stopped, ms. */
+const machineStopped = (r: TrialResult): number => Math.max(0, ...r.arrivals.map((a) => a.machineStoppedMs));
+
 export function trialRecord(r: TrialResult, c: TrialContext): TrialRecord {
   // Only listeners due before the trial ended are judged: one not due yet did not arrive late.
   const controls: Control[] = [
-    arrivalsControl(r.worstLatenessMs),
+    arrivalsControl(r.worstLatenessMs, machineStopped(r)),
     memoryControl(c.swapPages, c.server ? [] : r.majorFaults),
   ];
   if (c.server) controls.push(clientCpuControl(c.server.clientCores));
@@ -153,6 +156,8 @@ export function trialRecord(r: TrialResult, c: TrialContext): TrialRecord {
     trous: r.gaps,
     flux_avec_trous: r.streamsWithGaps,
     retard_arrivee_max_ms: r.worstLatenessMs,
+    retard_arrivee_brut_max_ms: r.worstRawLatenessMs,
+    arret_machine_ms: machineStopped(r),
     debit_agrege: aggregate,
     debit_par_flux: perStream,
     debit_vivant: live.speed,

@@ -5,15 +5,22 @@
  */
 import { timerMs } from '../../core/timer.js';
 import { monotonicMs } from '../../measure/clock.js';
+import { readOwnTimes, type OwnTimes } from '../../measure/thread-cpu.js';
 
 export interface Timers {
   now(): number;
   /** Call `fn` at `ms` (or at once when that has passed); returns a cancel. */
   at(ms: number, fn: () => void): () => void;
+  /**
+   * Called from an event: how much of its wake's lateness was the machine's, ms (see `stoppedMs`
+   * below). Absent, or 0, where nothing is known: all of it is then the parent's.
+   */
+  stoppedMs?(): number;
 }
 
 export interface RealTimers extends Timers {
   readonly real: true;
+  stoppedMs(): number;
 }
 
 /** What wakes the real clock: setTimeout, or a test's own. */
@@ -31,19 +38,36 @@ const wakeAfter: Wake = (fn, ms) => {
  * 1-2 ms late, later still when the parent is not scheduled at once; under SCHED_FIFO (see priority.ts) a 1 ms spin
  * was within 0.08 ms here, at normal priority 5 ms is needed and not always enough. The spin is the parent's CPU,
  * taken from the workers: no longer than it must be.
+ *
+ * A wake can also be late because the whole machine stopped: on a VM whose host caps its CPU, the
+ * guest was seen here to stop for 10-250 ms on a 100 ms grid under load, steal reading 0 (docs/capacity.md).
+ * The parent's own thread says which: over the wait, the time it ran (its own work held the timer
+ * back) plus the time it waited for a core (the machine was busy: the harness's fault, as the
+ * arrivals control says) explain that much lateness; the rest, when it took no major page fault
+ * (a wait on the disk, its own), the parent was asleep and should have been woken: the machine was
+ * not running. `stoppedMs` gives that rest to the events of the wake.
  */
-export function realTimers(spinMs: number, wake: Wake = wakeAfter): RealTimers {
+export function realTimers(
+  spinMs: number,
+  wake: Wake = wakeAfter,
+  ownTimes: () => OwnTimes | null = readOwnTimes,
+): RealTimers {
   const events: Array<{ ms: number; fn: () => void }> = [];
-  let armed: { ms: number; cancel: () => void } | undefined;
+  let armed: { ms: number; own: OwnTimes | null; cancel: () => void } | undefined;
+  let stopped = 0;
   const arm = (): void => {
     const head = events[0];
     if (!head || (armed && armed.ms <= head.ms)) return;
     armed?.cancel();
-    armed = { ms: head.ms, cancel: wake(fire, Math.max(0, head.ms - monotonicMs() - spinMs)) };
+    const own = ownTimes();
+    armed = { ms: head.ms, own, cancel: wake(fire, Math.max(0, head.ms - monotonicMs() - spinMs)) };
   };
   // Every event due within the spin runs in this wake, each at its instant.
   function fire(): void {
+    const woke = armed;
     armed = undefined;
+    // Only lateness past the first event's instant: a wake within the spin is on time.
+    stopped = woke ? machineStoppedMs(monotonicMs() - woke.ms, woke.own, ownTimes()) : 0;
     try {
       for (let head = events[0]; head && head.ms - monotonicMs() <= spinMs; head = events[0]) {
         events.shift();
@@ -53,12 +77,14 @@ export function realTimers(spinMs: number, wake: Wake = wakeAfter): RealTimers {
         head.fn();
       }
     } finally {
+      stopped = 0;
       arm();
     }
   }
   return {
     real: true,
     now: monotonicMs,
+    stoppedMs: () => stopped,
     at: (ms, fn) => {
       const e = { ms, fn };
       // After every event already set for the same instant.
@@ -78,6 +104,19 @@ export function realTimers(spinMs: number, wake: Wake = wakeAfter): RealTimers {
       };
     },
   };
+}
+
+/**
+ * A timer's own granularity, ms: libuv counts its loop time in whole milliseconds, so a wake with its
+ * thread idle may come up to this late with the machine running. Never given to the machine.
+ */
+const TIMER_GRAIN_MS = 1;
+
+/** The part of a wake's lateness its thread's own times leave unexplained, beyond the timer's grain, ms (see realTimers). */
+export function machineStoppedMs(lateMs: number, before: OwnTimes | null, after: OwnTimes | null): number {
+  if (!before || !after || lateMs <= 0 || after.majorFaults > before.majorFaults) return 0;
+  const explainedMs = after.onCpuMs - before.onCpuMs + (after.waitingMs - before.waitingMs);
+  return Math.max(0, lateMs - Math.max(0, explainedMs) - TIMER_GRAIN_MS);
 }
 
 export const isReal = (t: Timers): t is RealTimers => (t as Partial<RealTimers>).real === true;

@@ -71,6 +71,8 @@ export interface Arrival {
   actualMs: number;
   /** Its planned time was before the trial ended: only these are judged by the arrivals control. */
   due: boolean;
+  /** How much of its lateness was the whole machine stopped (Timers.stoppedMs), ms: not the parent's. */
+  machineStoppedMs: number;
 }
 
 export interface TrialResult {
@@ -81,8 +83,13 @@ export interface TrialResult {
   arrivals: Arrival[];
   streams: StreamPlayback[];
   jobs: JobRecord[];
-  /** Latest due arrival behind its plan, ms (a due listener that never arrived counts to the end). */
+  /**
+   * Latest due arrival behind its plan, less the time the machine stopped, ms: the parent's lateness,
+   * which the arrivals control judges (a due listener that never arrived counts to the end).
+   */
   worstLatenessMs: number;
+  /** The same with the machine's stops left in, ms. */
+  worstRawLatenessMs: number;
   /** Nearest rank over the listeners who arrived; one with no audio yet counts its wait so far. */
   firstAudioP95Ms: number | null;
   gaps: number;
@@ -134,7 +141,12 @@ class Trial {
   ) {
     this.startMs = p.timers.now() + (p.leadMs ?? 50);
     this.queue = new SentenceQueue(p.policy, p.estimatedAudioSeconds);
-    this.arrivals = p.offsetsMs.map((o) => ({ plannedMs: this.startMs + o, actualMs: Number.NaN, due: false }));
+    this.arrivals = p.offsetsMs.map((o) => ({
+      plannedMs: this.startMs + o,
+      actualMs: Number.NaN,
+      due: false,
+      machineStoppedMs: 0,
+    }));
     this.ready = p.offsetsMs.map(() => p.estimatedAudioSeconds.map(() => undefined));
     this.idle = Array.from({ length: p.workers.count }, (_, i) => i);
     this.rss = this.idle.map(() => null);
@@ -162,6 +174,7 @@ class Trial {
     this.arrivals.forEach((a, stream) => {
       if (a.plannedMs !== plannedMs) return;
       a.actualMs = this.p.timers.now();
+      a.machineStoppedMs = this.p.timers.stoppedMs?.() ?? 0;
       this.queue.arrive(stream, a.actualMs);
     });
     this.dispatch();
@@ -298,12 +311,8 @@ class Trial {
       arrivals: this.arrivals,
       streams,
       jobs: this.jobs,
-      worstLatenessMs: Math.max(
-        0,
-        ...this.arrivals
-          .filter((a) => a.due)
-          .map((a) => (Number.isFinite(a.actualMs) ? a.actualMs : endMs) - a.plannedMs),
-      ),
+      worstLatenessMs: worstLateness(this.arrivals, endMs, true),
+      worstRawLatenessMs: worstLateness(this.arrivals, endMs, false),
       firstAudioP95Ms: percentile(waits, 95),
       gaps: streams.reduce((n, x) => n + x.gaps, 0),
       streamsWithGaps: streams.filter((x) => x.gaps > 0).length,
@@ -314,6 +323,15 @@ class Trial {
       textSentences: this.p.estimatedAudioSeconds.length,
     };
   }
+}
+
+function worstLateness(arrivals: readonly Arrival[], endMs: number, lessStops: boolean): number {
+  const late = arrivals
+    .filter((a) => a.due)
+    .map(
+      (a) => (Number.isFinite(a.actualMs) ? a.actualMs : endMs) - a.plannedMs - (lessStops ? a.machineStoppedMs : 0),
+    );
+  return Math.max(0, ...late);
 }
 
 export function runTrial(p: TrialParams): Promise<TrialResult> {

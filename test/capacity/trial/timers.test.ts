@@ -1,8 +1,9 @@
 // light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { realTimers, type Wake } from '../../../lib/capacity/trial/timers.js';
+import { machineStoppedMs, realTimers, type Wake } from '../../../lib/capacity/trial/timers.js';
 import { monotonicMs } from '../../../lib/measure/clock.js';
+import { readOwnTimes, type OwnTimes } from '../../../lib/measure/thread-cpu.js';
 
 /** A wake that inverts delays: what is asked for later fires sooner, the worst order a runtime may give timers. */
 const inverted: Wake = (fn, ms) => {
@@ -104,4 +105,73 @@ describe('the real clock of a capacity trial', () => {
     });
     assert.notDeepEqual(fired, expectedOrder(list));
   });
+});
+
+describe("a late wake: the parent's or the machine's", () => {
+  const own = (onCpuMs: number, waitingMs = 0, majorFaults = 0): OwnTimes => ({ onCpuMs, waitingMs, majorFaults });
+
+  it("lateness its thread neither ran nor waited a core for, beyond the timer's 1 ms grain, is the machine stopped; the rest is the parent", () => {
+    assert.equal(machineStoppedMs(40, own(100), own(102, 1)), 36);
+    // Within the timer's grain: the timer's, not the machine's.
+    assert.equal(machineStoppedMs(0.9, own(100), own(100)), 0);
+    // The parent ran its own work for the whole lateness: none of it is the machine's.
+    assert.equal(machineStoppedMs(40, own(100), own(145)), 0);
+    // It waited for a core (the machine was busy, not stopped): the harness's, none left out.
+    assert.equal(machineStoppedMs(40, own(100, 10), own(100, 50)), 0);
+    // A major page fault is a wait on the disk, its own: nothing is left out.
+    assert.equal(machineStoppedMs(40, own(100, 0, 3), own(100, 0, 4)), 0);
+    // Unreadable times, or a wake on time: nothing.
+    assert.equal(machineStoppedMs(40, null, own(100)), 0);
+    assert.equal(machineStoppedMs(0, own(100), own(100)), 0);
+  });
+
+  it('the real clock gives a wake that came late with its thread idle to the events it runs, and only to them', async () => {
+    // Wakes come 30 ms after they are asked for; the thread's times say it ran 4 ms meanwhile.
+    const late: Wake = (fn, ms) => {
+      const t = setTimeout(fn, ms + 30);
+      return () => clearTimeout(t);
+    };
+    let cpuMs = 0;
+    const timers = realTimers(1, late, () => own((cpuMs += 2)));
+    const t0 = monotonicMs();
+    const seen: number[] = [];
+    let firedMs = 0;
+    await new Promise<void>((resolve) => {
+      timers.at(t0 + 5, () => seen.push(timers.stoppedMs()));
+      timers.at(t0 + 5, () => {
+        seen.push(timers.stoppedMs());
+        firedMs = monotonicMs();
+        resolve();
+      });
+    });
+    // 30 ms after the wake asked for, 1 ms before the instant (the spin): 29 ms late, less the 2 ms the
+    // reader says it ran and the 1 ms grain (setTimeout keeps whole ms: up to 1-2 ms less); never more
+    // than the lateness past the instant.
+    for (const s of seen) assert.ok(s >= 23 && s <= firedMs - (t0 + 5) - 3 + 0.5, `stopped ${s} ms`);
+    assert.equal(seen[0], seen[1]);
+    assert.equal(timers.stoppedMs(), 0);
+  });
+
+  it(
+    "this thread's own times are read from /proc where it exists, and grow as it runs",
+    { skip: process.platform !== 'linux' },
+    () => {
+      const a = readOwnTimes();
+      const until = monotonicMs() + 20;
+      while (monotonicMs() < until) {
+        // run 20 ms
+      }
+      const b = readOwnTimes();
+      assert.ok(a && b);
+      assert.ok(b.onCpuMs - a.onCpuMs >= 10, `${b.onCpuMs - a.onCpuMs} ms on CPU`);
+      assert.equal(
+        readOwnTimes(() => 'not a schedstat'),
+        null,
+      );
+      // A command name with a space and a parenthesis: fields are counted after the last ')'.
+      const fake = (p: string): string =>
+        p.endsWith('schedstat') ? '5000000 2000000 7' : '9 (a) b) S 1 9 9 0 -1 4194304 100 0 3 0 0';
+      assert.deepEqual(readOwnTimes(fake), { onCpuMs: 5, waitingMs: 2, majorFaults: 3 });
+    },
+  );
 });

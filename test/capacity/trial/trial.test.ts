@@ -1,6 +1,7 @@
 // light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { TrialRecord } from '../../../lib/capacity/archive/schema.js';
 import { playback } from '../../../lib/capacity/trial/playback.js';
 import { trialHeld, trialLiveSpeed, trialOutcome, trialRecord } from '../../../lib/capacity/trial/record.js';
 import { VirtualTimers } from '../../../lib/capacity/trial/timers.js';
@@ -325,6 +326,63 @@ describe('a capacity trial, with fake workers on virtual time', () => {
       [rec.tenu, rec.controle_tenu, rec.controles.find((c) => c.name === 'arrivals')?.measured],
       [true, false, 8],
     );
+  });
+
+  it('the part of a late arrival the whole machine stopped is left out of the control, and kept in the archive', async () => {
+    const late = async (stoppedMs: number): Promise<TrialRecord> => {
+      const inner = new VirtualTimers(0);
+      let calls = 0;
+      let stopped = 0;
+      // The second arrival's wake is 8 ms late, `stoppedMs` of it the machine's (what Timers.stoppedMs says).
+      const timers = {
+        now: () => inner.now(),
+        at: (ms: number, fn: () => void) => {
+          const second = calls++ === 2;
+          return inner.at(ms + (second ? 8 : 0), () => {
+            stopped = second ? stoppedMs : 0;
+            fn();
+            stopped = 0;
+          });
+        },
+        stoppedMs: () => stopped,
+      };
+      const workers = new FakeWorkers(
+        2,
+        inner,
+        () => 100,
+        () => 1,
+      );
+      const r = await runTrial({
+        ...base,
+        workers,
+        offsetsMs: [0, 500],
+        policy: 'fifo',
+        estimatedAudioSeconds: [1, 1],
+        timers,
+      });
+      return trialRecord(r, {
+        voice: 'v',
+        layout: 'l',
+        k: 2,
+        workers: 2,
+        round: 1,
+        purpose: 'sans_trou',
+        firstAudioLimitMs: 500,
+        cores: 2,
+        swapPages: 0,
+      });
+    };
+    const paused = await late(6);
+    const arrivals = paused.controles.find((c) => c.name === 'arrivals');
+    assert.deepEqual([arrivals?.held, arrivals?.measured, paused.controle_tenu], [true, 2, true]);
+    assert.match(arrivals?.message ?? '', /leaving out up to 6 ms the whole machine stopped/);
+    assert.deepEqual(
+      [paused.retard_arrivee_max_ms, paused.retard_arrivee_brut_max_ms, paused.arret_machine_ms],
+      [2, 8, 6],
+    );
+    // Only 2 ms of it the machine's: 6 ms remain the parent's, over the limit.
+    const own = await late(2);
+    assert.deepEqual([own.controle_tenu, own.retard_arrivee_max_ms, own.arret_machine_ms], [false, 6, 2]);
   });
 
   it('a worker that fails ends the trial as failed, naming it; a trial past its time is timed-out', async () => {
