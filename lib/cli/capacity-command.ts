@@ -13,7 +13,7 @@ import type { CapacityArchive, TrialRecord } from '../capacity/archive/schema.js
 import { formatDuration } from '../throughput/report/progress.js';
 import { allowedCores } from '../measure/clock.js';
 import { parseChoice, parseList, parsePositive, parseWhole, settleSeconds, textFile } from './parse.js';
-import type { Io } from './run-command.js';
+import type { Io } from './io.js';
 import { SERVER_VOICE } from '../capacity/setup/server.js';
 
 /** --sessions was retired; a profile name after it is --session mistyped, said so rather than "not a number". */

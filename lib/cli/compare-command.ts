@@ -1,7 +1,7 @@
 import { compareArchives, comparisonMarkdown } from '../throughput/compare/compare.js';
 import { readComparable } from '../throughput/compare/read.js';
 import { PiperParallelError } from '../core/errors.js';
-import type { Io } from './run-command.js';
+import type { Io } from './io.js';
 import { readJsonFile } from '../archive/read.js';
 import { capacityComparisonMarkdown, compareCapacity } from '../capacity/answer/compare.js';
 import { capacityView } from '../capacity/archive/view.js';

@@ -7,7 +7,7 @@ import type { RunArmsOptions } from '../throughput/run/run-arms.js';
 import { COMMANDS, findCommand, type Command, type Values } from './commands.js';
 import { commandHelp, generalHelp } from './help.js';
 import { completionScript } from './completion.js';
-import { exitCodeFor, type Io } from './run-command.js';
+import { exitCodeFor, type Io } from './io.js';
 import { stripControl, stripControlKeepColour } from '../report/markdown.js';
 import { colorEnabled } from '../throughput/report/progress.js';
 

@@ -7,7 +7,7 @@ import { renderHtml } from '../throughput/report/html.js';
 import { renderMarkdown } from '../throughput/report/markdown.js';
 import { writeOut } from './output.js';
 import { parseChoice } from './parse.js';
-import type { Io } from './run-command.js';
+import type { Io } from './io.js';
 
 /** `report ARCHIVE.json [--format md|html] [--out FILE]`: to stdout unless --out. */
 export async function reportCommand(

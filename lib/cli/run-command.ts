@@ -1,5 +1,5 @@
 import type { Archive } from '../throughput/schema.js';
-import { PiperParallelError } from '../core/errors.js';
+import type { Io } from './io.js';
 import { colorEnabled, paintStatus, ProgressReporter } from '../throughput/report/progress.js';
 import { armLine, decisionBlock, headerLines } from '../throughput/report/table.js';
 import { writeReports } from '../throughput/report/write.js';
@@ -35,20 +35,6 @@ export interface RunFlags {
   'no-report'?: boolean;
   force?: boolean;
   redact?: boolean;
-}
-
-export interface Io {
-  out: (text: string) => void;
-  err: (text: string) => void;
-  /** Raw stderr for the live progress line (no newline added); absent: no live line. */
-  errRaw?: (text: string) => void;
-  /** Whether stdout / stderr are terminals (the live progress line). */
-  outTty?: boolean;
-  errTty?: boolean;
-  /** Whether stdout / stderr take colour (colorEnabled: FORCE_COLOR, NO_COLOR, TERM=dumb); absent: decided from the Tty flags. */
-  outColour?: boolean;
-  errColour?: boolean;
-  env?: NodeJS.ProcessEnv;
 }
 
 /** The run's options from the command line's flags, each checked with a message that names it. */
@@ -209,13 +195,4 @@ export async function runCommand(
     progress?.clear();
   }
   return publish(result, flags, io, { say, startedMs });
-}
-
-/** 2 usage, 130 or 143 interrupted (128 + SIGINT's 2 or SIGTERM's 15), 1 anything else. */
-export function exitCodeFor(err: unknown, signal?: 'SIGINT' | 'SIGTERM'): number {
-  if (err instanceof PiperParallelError) {
-    if (err.code === 'USAGE') return 2;
-    if (err.code === 'ABORTED') return signal === 'SIGTERM' ? 143 : 130;
-  }
-  return 1;
 }

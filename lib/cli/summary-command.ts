@@ -5,7 +5,7 @@ import { summaryMarkdown } from '../summary/markdown.js';
 import { parsePrices } from '../summary/price.js';
 import { summarizeMachines } from '../summary/summarize.js';
 import { refuseToReplace, writeOut } from './output.js';
-import type { Io } from './run-command.js';
+import type { Io } from './io.js';
 
 /**
  * `summary FILES|DIRS... [--price LABEL=AMOUNT|AMOUNT]... [--out FILE.html] [--json | --csv]`: the table

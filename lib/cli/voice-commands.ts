@@ -12,7 +12,7 @@ import { Synthesizer } from '../voice/synthesizer.js';
 import { prepareText } from '../voice/text.js';
 import { encodeWav } from '../voice/format/wav.js';
 import { parseChoice, parseWhole } from './parse.js';
-import type { Io } from './run-command.js';
+import type { Io } from './io.js';
 
 /** Every voice with where it comes from: --voices-dir, ./voices, the cache, or the cache's synthetic folder. */
 export async function listVoices(places: VoicePlaces, io: Io): Promise<number> {
