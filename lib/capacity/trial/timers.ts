@@ -23,6 +23,12 @@ export interface RealTimers extends Timers {
   stoppedMs(): number;
 }
 
+/**
+ * A timer's own granularity, ms: libuv counts its loop time in whole milliseconds, so a wake with its
+ * thread idle may come up to this late with the machine running. Never given to the machine.
+ */
+const TIMER_GRAIN_MS = 1;
+
 /** What wakes the real clock: setTimeout, or a test's own. */
 export type Wake = (fn: () => void, ms: number) => () => void;
 
@@ -66,8 +72,10 @@ export function realTimers(
   function fire(): void {
     const woke = armed;
     armed = undefined;
-    // Only lateness past the first event's instant: a wake within the spin is on time.
-    stopped = woke ? machineStoppedMs(monotonicMs() - woke.ms, woke.own, ownTimes()) : 0;
+    // Only lateness past the first event's instant: a wake within the spin is on time, and one within
+    // the timer's grain gives the machine nothing, so /proc is read again only when it can matter.
+    const lateMs = woke ? monotonicMs() - woke.ms : 0;
+    stopped = woke && lateMs > TIMER_GRAIN_MS ? machineStoppedMs(lateMs, woke.own, ownTimes()) : 0;
     try {
       for (let head = events[0]; head && head.ms - monotonicMs() <= spinMs; head = events[0]) {
         events.shift();
@@ -105,12 +113,6 @@ export function realTimers(
     },
   };
 }
-
-/**
- * A timer's own granularity, ms: libuv counts its loop time in whole milliseconds, so a wake with its
- * thread idle may come up to this late with the machine running. Never given to the machine.
- */
-const TIMER_GRAIN_MS = 1;
 
 /** The part of a wake's lateness its thread's own times leave unexplained, beyond the timer's grain, ms (see realTimers). */
 export function machineStoppedMs(lateMs: number, before: OwnTimes | null, after: OwnTimes | null): number {

@@ -5,10 +5,58 @@ import type { TrialRecord } from '../../../lib/capacity/archive/schema.js';
 import { playback } from '../../../lib/capacity/trial/playback.js';
 import { trialHeld, trialLiveSpeed, trialOutcome, trialRecord } from '../../../lib/capacity/trial/record.js';
 import { VirtualTimers } from '../../../lib/capacity/trial/timers.js';
-import { runTrial } from '../../../lib/capacity/trial/trial.js';
+import { runTrial, type TrialResult } from '../../../lib/capacity/trial/trial.js';
 import { FakeWorkers } from '../fake-workers.js';
 
 const base = { leadMs: 50, timeoutMs: 60_000 };
+
+/**
+ * Two listeners, 500 ms apart, on virtual time: the second arrival's wake fires 8 ms after it is due,
+ * `stoppedMs` of that the machine's (what Timers.stoppedMs says for that wake only).
+ */
+async function lateSecondArrival(stoppedMs: number): Promise<{ result: TrialResult; record: TrialRecord }> {
+  const inner = new VirtualTimers(0);
+  let calls = 0;
+  let stopped = 0;
+  const timers = {
+    now: () => inner.now(),
+    at: (ms: number, fn: () => void) => {
+      const second = calls++ === 2;
+      return inner.at(ms + (second ? 8 : 0), () => {
+        stopped = second ? stoppedMs : 0;
+        fn();
+        stopped = 0;
+      });
+    },
+    stoppedMs: () => stopped,
+  };
+  const workers = new FakeWorkers(
+    2,
+    inner,
+    () => 100,
+    () => 1,
+  );
+  const result = await runTrial({
+    ...base,
+    workers,
+    offsetsMs: [0, 500],
+    policy: 'fifo',
+    estimatedAudioSeconds: [1, 1],
+    timers,
+  });
+  const record = trialRecord(result, {
+    voice: 'v',
+    layout: 'l',
+    k: 2,
+    workers: 2,
+    round: 1,
+    purpose: 'sans_trou',
+    firstAudioLimitMs: 500,
+    cores: 2,
+    swapPages: 0,
+  });
+  return { result, record };
+}
 
 describe('a capacity trial, with fake workers on virtual time', () => {
   it('fifo: two workers, two listeners arriving together; every time worked out by hand', async () => {
@@ -289,39 +337,8 @@ describe('a capacity trial, with fake workers on virtual time', () => {
   });
 
   it('a due listener that arrives late fails the arrivals control, whatever it heard', async () => {
-    const inner = new VirtualTimers(0);
-    let calls = 0;
-    // The trial's second timer (the second arrival) fires 8 ms after it is due.
-    const timers = {
-      now: () => inner.now(),
-      at: (ms: number, fn: () => void) => inner.at(ms + (calls++ === 2 ? 8 : 0), fn),
-    };
-    const workers = new FakeWorkers(
-      2,
-      inner,
-      () => 100,
-      () => 1,
-    );
-    const r = await runTrial({
-      ...base,
-      workers,
-      offsetsMs: [0, 500],
-      policy: 'fifo',
-      estimatedAudioSeconds: [1, 1],
-      timers,
-    });
+    const { result: r, record: rec } = await lateSecondArrival(0);
     assert.equal(r.worstLatenessMs, 8);
-    const rec = trialRecord(r, {
-      voice: 'v',
-      layout: 'l',
-      k: 2,
-      workers: 2,
-      round: 1,
-      purpose: 'sans_trou',
-      firstAudioLimitMs: 500,
-      cores: 2,
-      swapPages: 0,
-    });
     assert.deepEqual(
       [rec.tenu, rec.controle_tenu, rec.controles.find((c) => c.name === 'arrivals')?.measured],
       [true, false, 8],
@@ -329,49 +346,7 @@ describe('a capacity trial, with fake workers on virtual time', () => {
   });
 
   it('the part of a late arrival the whole machine stopped is left out of the control, and kept in the archive', async () => {
-    const late = async (stoppedMs: number): Promise<TrialRecord> => {
-      const inner = new VirtualTimers(0);
-      let calls = 0;
-      let stopped = 0;
-      // The second arrival's wake is 8 ms late, `stoppedMs` of it the machine's (what Timers.stoppedMs says).
-      const timers = {
-        now: () => inner.now(),
-        at: (ms: number, fn: () => void) => {
-          const second = calls++ === 2;
-          return inner.at(ms + (second ? 8 : 0), () => {
-            stopped = second ? stoppedMs : 0;
-            fn();
-            stopped = 0;
-          });
-        },
-        stoppedMs: () => stopped,
-      };
-      const workers = new FakeWorkers(
-        2,
-        inner,
-        () => 100,
-        () => 1,
-      );
-      const r = await runTrial({
-        ...base,
-        workers,
-        offsetsMs: [0, 500],
-        policy: 'fifo',
-        estimatedAudioSeconds: [1, 1],
-        timers,
-      });
-      return trialRecord(r, {
-        voice: 'v',
-        layout: 'l',
-        k: 2,
-        workers: 2,
-        round: 1,
-        purpose: 'sans_trou',
-        firstAudioLimitMs: 500,
-        cores: 2,
-        swapPages: 0,
-      });
-    };
+    const late = async (stoppedMs: number): Promise<TrialRecord> => (await lateSecondArrival(stoppedMs)).record;
     const paused = await late(6);
     const arrivals = paused.controles.find((c) => c.name === 'arrivals');
     assert.deepEqual([arrivals?.held, arrivals?.measured, paused.controle_tenu], [true, 2, true]);
