@@ -1,5 +1,5 @@
 /**
- * The capacity rules' error rates by seeded simulation, printed as the tables docs/statistics.md quotes:
+ * The capacity rules' error rates by seeded simulation, printed as the tables docs/contributing/statistics.md quotes:
  * `npm run build && node dist/bench/capacity-simulation.js [runs]` (default 800 pairs of a run and its
  * rerun per row). The same machines and seeds as test/capacity/answer/drift.test.ts, which asserts on the
  * bounds; this prints them, with each rate's 95% Wilson interval.

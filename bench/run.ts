@@ -1,7 +1,7 @@
 /**
  * npm run bench: the harness's own cost and the stand-ins' fidelity, measured on this machine.
  * Writes measurements/bench-YYYYMMDD-HHMMSS.json and prints a Markdown table; with
- * --update-docs the table in docs/performance.md is replaced by this one (--update-readme, its
+ * --update-docs the table in docs/contributing/performance.md is replaced by this one (--update-readme, its
  * older name, does the same).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -326,16 +326,16 @@ async function main(): Promise<void> {
   console.log(markdown);
   console.log(`\nbench: ${file}`);
   if (args.has('--update-docs') || args.has('--update-readme')) {
-    const readme = path.resolve('docs', 'performance.md');
+    const readme = path.resolve('docs', 'contributing', 'performance.md');
     const text = readFileSync(readme, 'utf8');
     const start = '<!-- bench:start -->';
     const end = '<!-- bench:end -->';
     const i = text.indexOf(start);
     const j = text.indexOf(end);
     if (i < 0 || j < i)
-      throw new Error('docs/performance.md has no <!-- bench:start --> ... <!-- bench:end --> section');
+      throw new Error('docs/contributing/performance.md has no <!-- bench:start --> ... <!-- bench:end --> section');
     writeFileSync(readme, `${text.slice(0, i + start.length)}\n${markdown}\n${text.slice(j)}`);
-    console.log('bench: docs/performance.md updated');
+    console.log('bench: docs/contributing/performance.md updated');
   }
 }
 

@@ -19,10 +19,12 @@ import { ROOT, sharedVoicesDir, tempDir } from './helpers/paths.js';
  */
 const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 /** The README first (its first block is the two set-up commands), then every document of docs/, by name. */
-const DOCS = readdirSync(path.join(ROOT, 'docs'))
-  .filter((f) => f.endsWith('.md'))
-  .sort()
-  .map((f) => readFileSync(path.join(ROOT, 'docs', f), 'utf8'));
+const DOCS = ['docs', 'docs/contributing'].flatMap((dir) =>
+  readdirSync(path.join(ROOT, dir))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => readFileSync(path.join(ROOT, dir, f), 'utf8')),
+);
 const ALL_TEXT = [README, ...DOCS].join('\n');
 const blocks = [README, ...DOCS].flatMap((text) =>
   [...text.matchAll(/^```(\w*)([^\n]*)\n([\s\S]*?)^```/gm)].map((m) => ({

@@ -3,7 +3,7 @@
  * Property-based tests (fast-check, seeded, a bounded number of cases each): thousands of malformed
  * archives, voice configs, text files and command lines. Every one ends in a value or in one
  * PiperParallelError of one line, never another exception, a stack or a hang; the command line
- * writes nothing outside its folders. Case counts are in docs/reliability.md.
+ * writes nothing outside its folders. Case counts are in docs/contributing/reliability.md.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';

@@ -234,7 +234,7 @@ describe('memory at 32 listeners', () => {
     );
     return grownBytes;
   }
-  // The budget docs/reliability.md states: 8 MiB a connection, 256 MiB at 32 listeners.
+  // The budget docs/contributing/reliability.md states: 8 MiB a connection, 256 MiB at 32 listeners.
   const BUDGET_BYTES = 32 * 8 * 2 ** 20;
   const now = (): number => performance.now();
 

@@ -62,7 +62,7 @@ export const DRIFT_ALPHA = 0.05;
 /**
  * tau^2 counts the thirds' spread beyond this many times their squared standard errors: at 1 (the unbiased moment) a
  * steady machine's chance spread widened its ranges by 0.18 listener on average, at 2 by 0.07, for the same coverage
- * under a 25% drop (seeded simulation, test/capacity/answer/drift.test.ts; docs/statistics.md).
+ * under a 25% drop (seeded simulation, test/capacity/answer/drift.test.ts; docs/contributing/statistics.md).
  */
 export const NOISE_SHARE = 2;
 
@@ -190,7 +190,7 @@ export function driftOf(all: readonly DriftPoint[]): DriftSeen {
   const tau2 = Math.max(0, mean(filled.map((j) => (h[j] as number) ** 2 - NOISE_SHARE * se(j) ** 2)));
   const keep = (j: number): number => (tau2 + se(j) ** 2 > 0 ? tau2 / (tau2 + se(j) ** 2) : 1);
   // A third's level is itself estimated, and the third where the machine moved mixes both levels: the fold reaches one
-  // standard error past the slowest and the fastest, in the share kept (docs/statistics.md).
+  // standard error past the slowest and the fastest, in the share kept (docs/contributing/statistics.md).
   return {
     thirds,
     trials: points.length,

@@ -126,7 +126,7 @@ export async function readHistory(plan: CapacityPlan): Promise<History> {
 /**
  * The drift between runs (sd of log S) over the earlier runs and this one, beyond the spread inside them: its upper
  * confidence bound at DRIFT_UPPER_LEVEL, not its estimate, which from 3 runs (2 degrees of freedom) is often far below
- * the truth (used as known, it covered a rerun 90.8% of the time at a true 15%, the bound 97.8%: docs/statistics.md). Null below
+ * the truth (used as known, it covered a rerun 90.8% of the time at a true 15%, the bound 97.8%: docs/contributing/statistics.md). Null below
  * HISTORY_RUNS earlier runs or where a run's own spread is unknown.
  */
 export function measuredDrift(earlier: readonly EarlierSpeed[], now: EarlierSpeed | null): number | null {

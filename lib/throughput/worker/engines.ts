@@ -24,7 +24,7 @@ export interface PassEngine {
    * A warm-up pass, untimed. With one thread it runs only the longest sentence (or line): a fresh
    * session's first run of its largest input pays fresh memory a shorter one does not take away.
    * With more threads it runs every sentence once: after the longest alone, one process x 2 threads
-   * still paid more on its first timed pass than the processes did (docs/method-notes.md).
+   * still paid more on its first timed pass than the processes did (docs/contributing/method-notes.md).
    */
   run(warmup: boolean): Promise<PassOutcome>;
   release(): Promise<void>;

@@ -45,7 +45,7 @@ describe('the drift fit', () => {
 /**
  * The search, the drift fit and the prediction together, on simulated machines (drift-simulation.ts):
  * four layouts, trials 8% apart, runs 4% apart; a drifting machine drops 25% at a moment of the run's
- * middle half, and its rerun stays slow or (half the time) is back. docs/statistics.md quotes these lines.
+ * middle half, and its rerun stays slow or (half the time) is back. docs/contributing/statistics.md quotes these lines.
  */
 describe("the prediction's coverage under drift and under none, by seeded simulation", () => {
   const layouts = [10, 8, 12, 9];
@@ -88,7 +88,7 @@ describe("the prediction's coverage under drift and under none, by seeded simula
 /**
  * A layout's trials in one round's turn share its pool of workers and that moment: a turn effect (log sd `turn`) on
  * top of each trial's own noise. S's interval counted by round covers the layout's true speed at 95%; counted by
- * trial (the rule before 2026-12-04) it covers less as the turns differ more. docs/statistics.md quotes these lines.
+ * trial (the rule before 2026-12-04) it covers less as the turns differ more. docs/contributing/statistics.md quotes these lines.
  */
 describe("S's interval counted by the independent unit, by seeded simulation", () => {
   it('by round it covers the true speed at 95% whatever the turns share; by trial it covers less', (t) => {
@@ -109,7 +109,7 @@ describe("S's interval counted by the independent unit, by seeded simulation", (
 /**
  * The number to plan on, chosen among four layouts of one speed (the case where picking the highest of several noisy
  * bounds errs most): the run's rule, the least low end of the layouts not told apart, is safe; the highest low end is
- * not. Safe: a rerun of the layout named answers at least the number. docs/statistics.md quotes these lines.
+ * not. Safe: a rerun of the layout named answers at least the number. docs/contributing/statistics.md quotes these lines.
  */
 describe('the number to plan on accounts for the choice of layout, by seeded simulation', () => {
   it('the highest of the low ends read to hold at once is safe on a rerun and plans more than the least; the highest 95% low end is not safe', (t) => {
@@ -129,7 +129,7 @@ describe('the number to plan on accounts for the choice of layout, by seeded sim
  * Steal as a covariate or a control, or kept in S: a rented machine whose trials lose 5-30% of their
  * CPU to the hypervisor in a third of them. A rerun meets the same steal, so an answer for a machine
  * without it (the covariate) or from the trials it spared (the control) promises more than a rerun
- * gives. docs/statistics.md quotes these lines.
+ * gives. docs/contributing/statistics.md quotes these lines.
  */
 describe('steal: kept in the live speed, neither corrected for nor dropped, by seeded simulation', () => {
   it('keeping it covers a rerun at 95%; correcting S for it or dropping stolen trials covers less', (t) => {

@@ -161,7 +161,7 @@ describe("the prediction's coverage, by seeded simulation", () => {
     assert.ok(broken.covered < 0.93, `coverage without drift ${broken.covered}`);
     // And it stays narrow enough to plan on: within a quarter of the answer plus 2 in nearly every run.
     assert.ok(right.tooWide <= 0.05, `too wide ${right.tooWide}`);
-    // A noisier machine (trials 10% apart, runs 5%): still covered, but wider (docs/statistics.md quotes these lines).
+    // A noisier machine (trials 10% apart, runs 5%): still covered, but wider (docs/contributing/statistics.md quotes these lines).
     const noisy = coverage(11, { s0: 20, drift: 0.05, noise: 0.1 }, 0.05, 4000);
     assert.ok(noisy.covered >= 0.95, `noisy coverage ${noisy.covered}`);
     t.diagnostic(`x14, 6%/4%: covered ${right.covered}, too wide ${right.tooWide}; without drift ${broken.covered}`);

@@ -88,7 +88,7 @@ function betweenRunsCoverage(seed: number, between: number, rule: Rule, runs: nu
 /**
  * The drift between runs, read from two earlier runs and this one (3 values, 2 degrees of freedom): used as known, its
  * estimate is often far below the truth, and a rerun falls outside the range; its upper confidence bound holds it.
- * A grid of true drifts between runs, 2% to 15% (the slow VM moved 10-30% between runs minutes apart). docs/statistics.md
+ * A grid of true drifts between runs, 2% to 15% (the slow VM moved 10-30% between runs minutes apart). docs/contributing/statistics.md
  * quotes these lines.
  */
 describe('the drift between runs from history, by seeded simulation', () => {
