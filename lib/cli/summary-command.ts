@@ -47,7 +47,8 @@ export async function summaryCommand(
     io.err(`summary: ${out} and ${out.replace(/\.html$/, '.md')}`);
   }
   for (const p of s.problems) io.err(`piper-parallel: ${p}`);
-  if (s.rows.length === 0)
+  // Where a line above already says why nothing was read, it is the one line.
+  if (s.rows.length === 0 && s.problems.length === 0)
     io.err(
       'piper-parallel: no archive could be summarized; give files from measurements/ (piper-parallel-*.json, capacity-*.json) or folders holding them',
     );

@@ -5,6 +5,7 @@
  * of the builder's version so a new builder never reuses an old file, and real voices fetched
  * without --voices-dir go to the cache too. Nothing is written into someone's project unasked.
  */
+import { stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { PiperParallelError } from '../core/errors.js';
@@ -78,14 +79,33 @@ export async function findVoice(
   return undefined;
 }
 
-/** A voice ready to measure: found where it is, or a synthetic one built (or checked and reused) where it goes. */
-export async function locateVoice(name: string, places: VoicePlaces): Promise<VoiceInfo & { from: VoiceSource }> {
-  const spec = syntheticSpec(name);
-  if (spec) {
+/** Where a voice is, or for a synthetic one where it goes and whether it is built yet. */
+export interface VoiceWhereabouts {
+  name: string;
+  synthetic: boolean;
+  dir: string;
+  from: VoiceSource;
+  /** Installed now; false: a synthetic voice built on first use. */
+  present: boolean;
+  /** The model's size, bytes; null until it is built. */
+  sizeBytes: number | null;
+}
+
+const modelBytes = async (dir: string, name: string): Promise<number | null> =>
+  stat(path.join(dir, `${name}.onnx`)).then(
+    (st) => st.size,
+    () => null,
+  );
+
+/**
+ * Where `name` is, found without building or reading it: a missing voice is refused here in one line, so a run can
+ * check every voice before it makes a folder or builds one.
+ */
+export async function whereIsVoice(name: string, places: VoicePlaces): Promise<VoiceWhereabouts> {
+  if (syntheticSpec(name)) {
     const home = await voiceHome(places, true);
-    // ensureSyntheticVoice has just hashed the file: no second pass over 60 MB.
-    const built = await ensureSyntheticVoice(spec, home.dir);
-    return { ...(await readVoice(name, home.dir, built.sha256)), from: home.from };
+    const present = (await installedVoiceNames(home.dir)).includes(name);
+    return { name, synthetic: true, ...home, present, sizeBytes: present ? await modelBytes(home.dir, name) : null };
   }
   const found = await findVoice(name, places);
   if (!found) {
@@ -97,7 +117,19 @@ export async function locateVoice(name: string, places: VoicePlaces): Promise<Vo
         `run \`piper-parallel voices fetch ${name}\` or pass --voices-dir`,
     );
   }
-  return { ...(await readVoice(name, found.dir)), from: found.from };
+  return { name, synthetic: false, ...found, present: true, sizeBytes: await modelBytes(found.dir, name) };
+}
+
+/** A voice ready to measure: found where it is, or a synthetic one built (or checked and reused) where it goes. */
+export async function locateVoice(name: string, places: VoicePlaces): Promise<VoiceInfo & { from: VoiceSource }> {
+  const spec = syntheticSpec(name);
+  const at = await whereIsVoice(name, places);
+  if (spec) {
+    // ensureSyntheticVoice has just hashed the file: no second pass over 60 MB.
+    const built = await ensureSyntheticVoice(spec, at.dir);
+    return { ...(await readVoice(name, at.dir, built.sha256)), from: at.from };
+  }
+  return { ...(await readVoice(name, at.dir)), from: at.from };
 }
 
 /** Every installed voice and where it is, for `piper-parallel voices`. */

@@ -16,7 +16,7 @@ import { checkLabel } from '../../measure/label.js';
 import { drawSeed } from '../../core/prng.js';
 import type { VoiceInfo } from '../../voice/load.js';
 import { loadOnnxruntime } from '../../voice/onnxruntime.js';
-import { locateVoice, voicePlaces } from '../../voice/places.js';
+import { locateVoice, voicePlaces, whereIsVoice, type VoicePlaces, type VoiceWhereabouts } from '../../voice/places.js';
 import { prepareText, type PreparedText } from '../../voice/text.js';
 import { ARRIVAL_PATTERNS, type ArrivalPattern } from '../trial/arrivals.js';
 import { defaultLayouts, type Layout } from '../trial/layouts.js';
@@ -116,7 +116,27 @@ function prebuffers(values: number[] | undefined): number[] {
   return [...new Set([0, ...list])].sort((a, b) => a - b);
 }
 
-export async function planCapacity(o: CapacityOptions): Promise<CapacityPlan> {
+/** What a capacity run asks, checked without a side effect: no folder made, no voice built, no server asked. */
+export interface AskedCapacity {
+  arrivals: ArrivalPattern;
+  schedule: QueuePolicy;
+  firstAudioMs: number;
+  maxStreams: number;
+  rounds: number;
+  prebuffersMs: number[];
+  maxMinutes: number;
+  seed: number;
+  label: string | null;
+  session: SessionProfile;
+  settleSeconds: number;
+  outDir: string;
+  places: VoicePlaces;
+  /** The local voices, found (a missing one refused) but not built. */
+  voices: VoiceWhereabouts[];
+  text: TextSource;
+}
+
+export async function askedCapacity(o: CapacityOptions): Promise<AskedCapacity> {
   const firstAudioMs = o.firstAudioMs ?? 500;
   if (!(Number.isFinite(firstAudioMs) && firstAudioMs > 0))
     throw new PiperParallelError(
@@ -130,36 +150,52 @@ export async function planCapacity(o: CapacityOptions): Promise<CapacityPlan> {
       'USAGE',
       '--sessions was retired: evidence is now counted by trial, the independent unit; ask for more trials with --rounds',
     );
-  const prebuffersMs = prebuffers(o.prebuffersMs);
-  const seed = whole(o.seed, '--seed', 0, drawSeed(), '1');
-  const label = checkLabel(o.label);
-  const session = chooseSession({ asked: o.session });
   const maxMinutes = o.maxMinutes ?? DEFAULT_MAX_MINUTES;
   if (!(Number.isFinite(maxMinutes) && maxMinutes > 0))
     throw new PiperParallelError(
       'USAGE',
       `--max-minutes must be a number of minutes above 0, got ${maxMinutes}; e.g. --max-minutes 7.5`,
     );
-  const settleSeconds = whole(o.settleSeconds, '--settle', 0, 30, '30');
-  const arrivals = oneOf(o.arrivals, '--arrivals', ARRIVAL_PATTERNS, 'staggered');
-  const schedule = oneOf(o.schedule, '--schedule', QUEUE_POLICIES, 'deadline');
   // A URL refused before anything is made on disk (the out-dir was created, then the URL refused).
   if (typeof o.server === 'string') parseServerUrl(o.server);
   checkServerFlags(o);
-  const outDir = path.resolve(o.outDir ?? 'measurements');
-  await checkWritable(outDir);
   const places = voicePlaces(o.voicesDir);
   // A server alone unless local voices are named: its run is about the server.
   const names = o.voices ?? (o.server !== undefined ? [] : (await defaultVoices(places)).map((v) => v.name));
+  const voices: VoiceWhereabouts[] = [];
+  for (const n of names) voices.push(await whereIsVoice(n, places));
+  return {
+    arrivals: oneOf(o.arrivals, '--arrivals', ARRIVAL_PATTERNS, 'staggered'),
+    schedule: oneOf(o.schedule, '--schedule', QUEUE_POLICIES, 'deadline'),
+    firstAudioMs,
+    maxStreams,
+    rounds,
+    prebuffersMs: prebuffers(o.prebuffersMs),
+    maxMinutes,
+    seed: whole(o.seed, '--seed', 0, drawSeed(), '1'),
+    label: checkLabel(o.label),
+    session: chooseSession({ asked: o.session }),
+    settleSeconds: whole(o.settleSeconds, '--settle', 0, 30, '30'),
+    outDir: path.resolve(o.outDir ?? 'measurements'),
+    places,
+    voices,
+    text: await loadText(o.textFile, o.lines, {
+      source: 'built-in French reply (capacity)',
+      lines: CAPACITY_SENTENCES,
+    }),
+  };
+}
+
+export async function planCapacity(o: CapacityOptions): Promise<CapacityPlan> {
+  const asked = await askedCapacity(o);
+  const { text } = asked;
+  // The server is asked what it is before a folder is made: an address that does not answer leaves nothing behind.
+  const server = await planServer(o, text.lines);
+  await checkWritable(asked.outDir);
   const voices: VoiceInfo[] = [];
-  for (const n of names) voices.push(await locateVoice(n, places));
-  const text = await loadText(o.textFile, o.lines, {
-    source: 'built-in French reply (capacity)',
-    lines: CAPACITY_SENTENCES,
-  });
+  for (const v of asked.voices) voices.push(await locateVoice(v.name, asked.places));
   const prepared = new Map<string, PreparedText>();
   const notes: string[] = [];
-  const server = await planServer(o, text.lines);
   if (server) {
     voices.push(serverVoice());
     prepared.set(SERVER_VOICE, server.stream ? streamText(text.lines) : serverText(text.lines));
@@ -179,20 +215,9 @@ export async function planCapacity(o: CapacityOptions): Promise<CapacityPlan> {
   const cores = allowedCores();
   const date = (o.now ?? (() => new Date()))();
   return {
-    arrivals,
-    schedule,
-    firstAudioMs,
-    maxStreams,
+    ...asked,
     maxStreamsAsked: o.maxStreams !== undefined,
-    rounds,
-    prebuffersMs,
-    maxMinutes,
-    seed,
     seedDrawn: o.seed === undefined,
-    label,
-    session,
-    settleSeconds,
-    outDir,
     text,
     voices,
     prepared,

@@ -10,11 +10,11 @@ import { readMemAvailable } from '../../measure/memory.js';
 import { checkRunSize } from './size-check.js';
 import { machineBlock, machineFingerprint } from '../../measure/machine.js';
 import type { VoiceInfo } from '../../voice/load.js';
-import { locateVoice, voicePlaces, type VoicePlaces } from '../../voice/places.js';
+import { locateVoice, voicePlaces, whereIsVoice, type VoicePlaces, type VoiceWhereabouts } from '../../voice/places.js';
 import { defaultVoices } from '../../voice/defaults.js';
 import { DEFAULT_MARGIN_PCT } from '../verdict/index.js';
 import { loadOnnxruntime } from '../../voice/onnxruntime.js';
-import { chooseSession, SESSION_SETTINGS } from '../../voice/session-profile.js';
+import { chooseSession, SESSION_SETTINGS, type SessionProfile } from '../../voice/session-profile.js';
 import { prepareText, type PreparedText } from '../../voice/text.js';
 import { engineOf, expandConditions, scopeOf, SHERPA_THREAD_REFUSAL } from './conditions.js';
 import { planEngines, type EnginePlan } from './engines.js';
@@ -152,19 +152,12 @@ function sequentialBlock(
 }
 
 /** The voices, resolved (built if synthetic and missing); a resumed run refuses a voice that changed. */
-async function planVoices(
-  options: RunArmsOptions,
-  places: VoicePlaces,
-  h: PartialHeader | undefined,
-): Promise<Plan['voices']> {
-  const chosen = h
-    ? h.voices.map((v) => ({ name: v.name, standsInFor: v.standsInFor }))
-    : options.voices
-      ? options.voices.map((name) => ({ name, standsInFor: undefined as string | undefined }))
-      : await defaultVoices(places);
+async function planVoices(asked: AskedRun, h: PartialHeader | undefined): Promise<Plan['voices']> {
   const voices: Plan['voices'] = [];
-  for (const v of chosen)
-    voices.push({ ...(await locateVoice(v.name, places)), ...(v.standsInFor ? { standsInFor: v.standsInFor } : {}) });
+  for (const { name } of asked.voices) {
+    const standsInFor = asked.standsInFor.get(name);
+    voices.push({ ...(await locateVoice(name, asked.places)), ...(standsInFor ? { standsInFor } : {}) });
+  }
   for (const v of h?.voices ?? []) {
     const now = voices.find((x) => x.name === v.name);
     if (now && now.sha256 !== v.sha256)
@@ -272,7 +265,32 @@ export async function planRun(options: RunArmsOptions): Promise<Plan> {
   }
 }
 
-async function planChecked(options: RunArmsOptions, resumed: PartialRun | undefined): Promise<Plan> {
+function sizeCheck(options: RunArmsOptions, conditions: readonly Condition[], modelBytes: readonly number[]): void {
+  checkRunSize({
+    conditions,
+    modelBytes: Math.max(0, ...modelBytes),
+    cores: allowedCores().length,
+    memAvailableBytes: (options.memAvailableBytes ?? readMemAvailable)(),
+    force: options.force === true,
+  });
+}
+
+/** What a run asks, checked without a side effect: nothing made on disk, no voice built (the dry run stops here). */
+export interface AskedRun {
+  label: string | null;
+  outDir: string;
+  places: VoicePlaces;
+  conditions: Condition[];
+  counts: ReturnType<typeof counts>;
+  text: TextSource & { sha256: string };
+  session: SessionProfile;
+  /** Every voice, found (a missing one refused) but not built. */
+  voices: VoiceWhereabouts[];
+  /** Each voice's real counterpart, for a stand-in chosen by default or kept by a resume. */
+  standsInFor: Map<string, string>;
+}
+
+export async function askedRun(options: RunArmsOptions, resumed?: PartialRun): Promise<AskedRun> {
   const label = checkLabel(options.label);
   const h = resumed?.header;
   // A resumed run's archives live beside its .partial folder unless told otherwise.
@@ -312,23 +330,43 @@ async function planChecked(options: RunArmsOptions, resumed: PartialRun | undefi
           `resume with the same options, or with --resume alone`,
       );
   }
-  await checkWritable(outDir);
-  const voices = await planVoices(options, places, h);
-  checkRunSize({
-    conditions,
-    modelBytes: Math.max(0, ...voices.map((v) => v.sizeBytes)),
-    cores: allowedCores().length,
-    memAvailableBytes: (options.memAvailableBytes ?? readMemAvailable)(),
-    force: options.force === true,
-  });
-  const prepared = await phonemizeText(text.lines, voices);
-  // Every stream will load it: a missing or broken native binding is one line here, before any starts.
-  if (conditions.some((c) => engineOf(c) === 'onnxruntime')) await loadOnnxruntime();
   const session = chooseSession({
     asked: options.session,
     resumed: h ? (h.session ?? 'libpiper') : undefined,
     sherpa: conditions.some((x) => engineOf(x) === 'sherpa'),
   });
+  const chosen = h
+    ? h.voices.map((v) => ({ name: v.name, standsInFor: v.standsInFor }))
+    : options.voices
+      ? options.voices.map((name) => ({ name, standsInFor: undefined as string | undefined }))
+      : await defaultVoices(places);
+  const voices: VoiceWhereabouts[] = [];
+  for (const v of chosen) voices.push(await whereIsVoice(v.name, places));
+  const standsInFor = new Map(chosen.flatMap((v) => (v.standsInFor ? [[v.name, v.standsInFor] as const] : [])));
+  // Refused here when it can be (threads, voices already there), before a folder is made or a voice built; checked
+  // again once every voice is built.
+  sizeCheck(
+    options,
+    conditions,
+    voices.map((v) => v.sizeBytes ?? 0),
+  );
+  return { label, outDir, places, conditions, counts: c, text, session, voices, standsInFor };
+}
+
+async function planChecked(options: RunArmsOptions, resumed: PartialRun | undefined): Promise<Plan> {
+  const asked = await askedRun(options, resumed);
+  const { label, outDir, conditions, counts: c, text, session } = asked;
+  const h = resumed?.header;
+  await checkWritable(outDir);
+  const voices = await planVoices(asked, h);
+  sizeCheck(
+    options,
+    conditions,
+    voices.map((v) => v.sizeBytes),
+  );
+  const prepared = await phonemizeText(text.lines, voices);
+  // Every stream will load it: a missing or broken native binding is one line here, before any starts.
+  if (conditions.some((c) => engineOf(c) === 'onnxruntime')) await loadOnnxruntime();
   const engines = await planEngines(conditions, voices, text.lines[0] ?? '', session);
   const machine = await machineBlock();
   if (h && h.machine !== machineFingerprint(machine)) {
