@@ -62,7 +62,7 @@ function layoutChoices(raw: string | undefined): readonly LayoutChoice[] {
   return raw.split(',').map((p) => parseChoice<LayoutChoice>(p.trim(), '--layouts', LAYOUT_CHOICES));
 }
 
-function capacityOptions(f: CapacityFlags): CapacityOptions {
+export function capacityOptions(f: CapacityFlags): CapacityOptions {
   const isolation =
     f.isolation === undefined
       ? undefined

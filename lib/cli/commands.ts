@@ -71,6 +71,7 @@ const RUN_FLAGS = [
   'no-report',
   'force',
   'redact',
+  'dry-run',
 ] as const;
 const CAPACITY_FLAGS = [
   'voice',
@@ -100,6 +101,7 @@ const CAPACITY_FLAGS = [
   'quiet',
   'no-report',
   'redact',
+  'dry-run',
 ] as const;
 
 /** The voice commands' code, and the voice places the flags name. */
@@ -132,7 +134,9 @@ const run: Command = {
         'USAGE',
         `unexpected argument "${extra}"; the only positional is the number of passes`,
       );
-    const { runCommand } = await import('./run-command.js');
+    const { runCommand, runOptions } = await import('./run-command.js');
+    if (bool(values, 'dry-run'))
+      return (await import('./dry-run.js')).runDryRun(runOptions({ ...(values as RunFlags), passes }), io);
     return runCommand({ ...(values as RunFlags), passes }, line, io, signal(), { adapters });
   },
 };
@@ -156,7 +160,9 @@ const capacity: Command = {
   ],
   async run({ values, positionals, io, line, signal }) {
     noArguments('capacity', positionals);
-    const { capacityCommand } = await import('./capacity-command.js');
+    const { capacityCommand, capacityOptions } = await import('./capacity-command.js');
+    if (bool(values, 'dry-run'))
+      return (await import('./dry-run.js')).capacityDryRun(capacityOptions(values as CapacityFlags), io);
     return capacityCommand(values as CapacityFlags, line, io, signal());
   },
 };

@@ -133,6 +133,7 @@ export const FLAGS = {
   csv: flag('print the machine table as CSV on stdout (RFC 4180), for a spreadsheet or a script'),
   quiet: flag('print only the archive path (or the JSON); no progress'),
   'no-report': flag('do not write the Markdown and HTML reports beside the archive'),
+  'dry-run': flag('check every option, print the plan and how long it may take; measure and write nothing'),
   help: { type: 'boolean', short: 'h', help: "this command's help" },
 } as const satisfies Record<string, FlagSpec>;
 

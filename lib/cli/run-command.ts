@@ -38,7 +38,7 @@ export interface RunFlags {
 }
 
 /** The run's options from the command line's flags, each checked with a message that names it. */
-function runOptions(flags: RunFlags): RunArmsOptions {
+export function runOptions(flags: RunFlags): RunArmsOptions {
   const barrierSeconds =
     flags['barrier-timeout'] === undefined ? undefined : parseWhole(flags['barrier-timeout'], '--barrier-timeout', 1);
   return {

@@ -81,6 +81,7 @@ const CASES: Record<string, Case[]> = {
       code: USAGE,
       message: /--threads 1000 is over 8 per usable core/,
     },
+    { args: (w) => ['--dry-run', '--resume', w.archive], code: USAGE, message: /--dry-run plans a new run/ },
     { args: (w) => ['--text-file', 'absent.txt', '--out-dir', w.out], code: BAD_FILE, message: /absent\.txt/ },
     {
       args: (w) => ['--voice', 'xx_XX-absent-medium', '--out-dir', w.out],
@@ -105,6 +106,7 @@ const CASES: Record<string, Case[]> = {
     {
       args: (w) => ['capacity', '--dry-run', '--resume', w.archive],
       code: USAGE,
+      message: /--dry-run plans a new run/,
     },
     {
       args: (w) => ['capacity', '--text-file', 'absent.txt', '--out-dir', w.out],
