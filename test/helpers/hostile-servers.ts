@@ -20,6 +20,8 @@ export type HostileWyoming =
   | 'error-object'
   /** every synthesize answered twice, both answers in one write. */
   | 'double-answer'
+  /** every synthesize answered twice, the second 20 ms later, in a write of its own (after the next request). */
+  | 'late-double-answer'
   /** audio at 1 Hz: each byte would be a second of speech. */
   | 'one-hertz'
   /** never answers a synthesize: pings every 100 ms instead, forever. */
@@ -156,6 +158,12 @@ export function startHostileWyoming(kind: HostileWyoming): Promise<Hostile> {
         if (kind === 'error-object')
           return void socket.write(event('error', { text: { toString: 1 }, code: INJECTION }));
         if (kind === 'double-answer') return void socket.write(Buffer.concat([answer(), answer()]));
+        if (kind === 'late-double-answer') {
+          socket.write(answer());
+          const t = setTimeout(() => socket.writable && socket.write(answer()), 20);
+          timers.add(t);
+          return;
+        }
         if (kind === 'one-hertz') return void socket.write(answer(1));
         if (kind === 'pings') {
           const t = setInterval(() => socket.write(event('ping', { text: INJECTION })), 100);

@@ -170,6 +170,45 @@ describe('a hostile Wyoming server', () => {
     assert.equal(s.connections(), 0, 'a connection waiting for info outlived its worker');
   });
 
+  it('a second answer in a later write: the one after the last sentence fails the worker, so its trial fails', async () => {
+    // No request id: the second answers to sentences 1 and 2 come after the next request and are credited to it;
+    // the one after sentence 3 comes when nothing waits, and must reach the trial rather than be dropped.
+    const s = await hostile('late-double-answer');
+    const adapter = new ServerAdapter({
+      link: wyomingLink(target(s.url), { now: () => performance.now(), replyTimeoutMs: 2000 }),
+      now: () => performance.now(),
+      address: s.url,
+    });
+    const worker = adapter.spawn({ rang: 0, core: undefined });
+    const seen: string[] = [];
+    const failed = new Promise<string>((resolve) =>
+      worker.onMessage((m) => {
+        seen.push(m.type);
+        if (m.type === 'failed') resolve(m.message);
+        if (m.type === 'loaded') worker.send({ type: 'job', id: 0, sentence: 0 });
+        if (m.type === 'done' && m.id < 2) worker.send({ type: 'job', id: m.id + 1, sentence: m.id + 1 });
+      }),
+    );
+    const sentence = (text: string) => ({ text, phonemes: [], ids: [], phonemizeSeconds: 0 });
+    worker.send({
+      type: 'init',
+      rang: 0,
+      voice: { name: 'server', onnxPath: '', config: serverVoice().config },
+      threads: 1,
+      prepared: {
+        sentences: [sentence('Bonjour.'), sentence('Il fait beau.'), sentence('À demain.')],
+        phonemizeSeconds: 0,
+        missingPhonemes: {},
+      },
+      warmup: 0,
+      passes: 1,
+    });
+    const message = await within(5000, failed);
+    await worker.terminate();
+    assert.match(message, /connection 0: the server sent audio-start that no request asked for \(a second answer\?\)/);
+    assert.ok(seen.includes('done'), `the sentences were answered first: ${seen.join(', ')}`);
+  });
+
   it('the after-run check ends at Ctrl-C, not at its timeout, its connection closed', async () => {
     const s = await hostile('pings');
     const handle = wyomingHandle(s.url, 600_000);
@@ -427,9 +466,9 @@ describe('the command line against hostile servers', () => {
 
   it('every hostile server: the run ends on its own within its deadline, one line at most on stderr, nothing raw', async () => {
     const kinds: Array<[string, () => Promise<Hostile>]> = [
-      ...(['null-voices', 'object-names', 'error-object', 'double-answer', 'one-hertz'] as const).map(
-        (k): [string, () => Promise<Hostile>] => [k, () => hostile(k)],
-      ),
+      ...(
+        ['null-voices', 'object-names', 'error-object', 'double-answer', 'late-double-answer', 'one-hertz'] as const
+      ).map((k): [string, () => Promise<Hostile>] => [k, () => hostile(k)]),
       ...(['endless-body', 'trickle', 'one-hertz-wav'] as const).map((k): [string, () => Promise<Hostile>] => [
         k,
         async () => {

@@ -71,6 +71,8 @@ class ServerWorker implements StreamWorker {
         if (this.gone) return r.state === 'open' ? r.session.close() : undefined;
         if (r.state === 'failed') return this.failed(r.message);
         this.session = r.session;
+        // A second answer after this listener's last sentence fails its trial (or the next, between trials).
+        r.session.onUnasked?.((message) => this.failed(message));
         this.post({
           type: 'loaded',
           pid: process.pid,

@@ -60,6 +60,12 @@ export interface ServerSession {
    * the protocol has no such thing.
    */
   stream?(texts: readonly string[], textRateCps: number | null, reply: (r: StreamReply) => void): void;
+  /**
+   * Called when audio comes that no request waits for (a second answer, after the last sentence's): with no
+   * request id in the protocol, one that comes after the next request is credited to it, so the trailing one
+   * is what shows a server that answers twice. Absent where each request has its own reply (HTTP).
+   */
+  onUnasked?(fn: (message: string) => void): void;
   /** Closes the connection; nothing is called after. */
   close(): void;
 }

@@ -55,6 +55,8 @@ class Connection {
   private waiter: Waiter | undefined;
   private timer: NodeJS.Timeout | undefined;
   private dead: Error | undefined;
+  /** Told when audio comes that no request waits for: after a listener's last sentence, nothing else would hear it. */
+  unasked: ((err: Error) => void) | undefined;
 
   constructor(
     readonly socket: net.Socket,
@@ -71,9 +73,10 @@ class Connection {
         if (this.dead) return;
         // Audio no request waits for (a second answer to one sentence) would be credited to the next request.
         if (!this.waiter) {
-          if (AUDIO_EVENTS.has(e.type))
-            return this.fail(new Error(`the server sent ${e.type} that no request asked for (a second answer?)`));
-          continue;
+          if (!AUDIO_EVENTS.has(e.type)) continue;
+          const err = new Error(`the server sent ${e.type} that no request asked for (a second answer?)`);
+          this.fail(err);
+          return this.unasked?.(err);
         }
         try {
           this.deliver(e);
@@ -260,6 +263,10 @@ class WyomingSession implements ServerSession {
   private readonly voice: { voice?: { name: string } };
 
   private cancelFeed: (() => void) | undefined;
+
+  onUnasked(fn: (message: string) => void): void {
+    this.c.unasked = (err) => fn(err.message);
+  }
 
   synthesize(text: string, reply: (r: SynthesisReply) => void): void {
     collectAudio(this.c, this.now, reply);
