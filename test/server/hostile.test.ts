@@ -53,6 +53,31 @@ const wyomingHandle = (url: string, replyTimeoutMs: number) => ({
   link: (now: () => number) => wyomingLink(target(url), { now, replyTimeoutMs }),
 });
 
+/** A listener's worker on a server at `url`, as a capacity trial starts it, handed `texts` as its reply. */
+function serverWorker(url: string, replyTimeoutMs: number, texts: readonly string[]) {
+  const adapter = new ServerAdapter({
+    link: wyomingLink(target(url), { now: () => performance.now(), replyTimeoutMs }),
+    now: () => performance.now(),
+    address: url,
+  });
+  const worker = adapter.spawn({ rang: 0, core: undefined });
+  const init = () =>
+    worker.send({
+      type: 'init',
+      rang: 0,
+      voice: { name: 'server', onnxPath: '', config: serverVoice().config },
+      threads: 1,
+      prepared: {
+        sentences: texts.map((text) => ({ text, phonemes: [], ids: [], phonemizeSeconds: 0 })),
+        phonemizeSeconds: 0,
+        missingPhonemes: {},
+      },
+      warmup: 0,
+      passes: 1,
+    });
+  return { worker, init };
+}
+
 /** One sentence on a fresh session of the server, with `timeoutMs` per reply. */
 function oneSentence(url: string, timeoutMs: number): Promise<SynthesisReply> {
   const t = target(url);
@@ -143,26 +168,9 @@ describe('a hostile Wyoming server', () => {
 
   it('a listener whose worker ends while the server has not said hello: its connection closed at once, not at the timeout', async () => {
     const s = await hostile('silent');
-    const adapter = new ServerAdapter({
-      // Ten minutes: a connection left waiting for info would hold the process that long after the run.
-      link: wyomingLink(target(s.url), { now: () => performance.now(), replyTimeoutMs: 600_000 }),
-      now: () => performance.now(),
-      address: s.url,
-    });
-    const worker = adapter.spawn({ rang: 0, core: undefined });
-    worker.send({
-      type: 'init',
-      rang: 0,
-      voice: { name: 'server', onnxPath: '', config: serverVoice().config },
-      threads: 1,
-      prepared: {
-        sentences: [{ text: 'Bonjour.', phonemes: [], ids: [], phonemizeSeconds: 0 }],
-        phonemizeSeconds: 0,
-        missingPhonemes: {},
-      },
-      warmup: 0,
-      passes: 1,
-    });
+    // Ten minutes: a connection left waiting for info would hold the process that long after the run.
+    const { worker, init } = serverWorker(s.url, 600_000, ['Bonjour.']);
+    init();
     for (let i = 0; i < 50 && s.connections() === 0; i += 1) await new Promise((r) => setTimeout(r, 20));
     assert.equal(s.connections(), 1, 'the connection was never made');
     await worker.terminate();
@@ -174,12 +182,7 @@ describe('a hostile Wyoming server', () => {
     // No request id: the second answers to sentences 1 and 2 come after the next request and are credited to it;
     // the one after sentence 3 comes when nothing waits, and must reach the trial rather than be dropped.
     const s = await hostile('late-double-answer');
-    const adapter = new ServerAdapter({
-      link: wyomingLink(target(s.url), { now: () => performance.now(), replyTimeoutMs: 2000 }),
-      now: () => performance.now(),
-      address: s.url,
-    });
-    const worker = adapter.spawn({ rang: 0, core: undefined });
+    const { worker, init } = serverWorker(s.url, 2000, ['Bonjour.', 'Il fait beau.', 'À demain.']);
     const seen: string[] = [];
     const failed = new Promise<string>((resolve) =>
       worker.onMessage((m) => {
@@ -189,20 +192,7 @@ describe('a hostile Wyoming server', () => {
         if (m.type === 'done' && m.id < 2) worker.send({ type: 'job', id: m.id + 1, sentence: m.id + 1 });
       }),
     );
-    const sentence = (text: string) => ({ text, phonemes: [], ids: [], phonemizeSeconds: 0 });
-    worker.send({
-      type: 'init',
-      rang: 0,
-      voice: { name: 'server', onnxPath: '', config: serverVoice().config },
-      threads: 1,
-      prepared: {
-        sentences: [sentence('Bonjour.'), sentence('Il fait beau.'), sentence('À demain.')],
-        phonemizeSeconds: 0,
-        missingPhonemes: {},
-      },
-      warmup: 0,
-      passes: 1,
-    });
+    init();
     const message = await within(5000, failed);
     await worker.terminate();
     assert.match(message, /connection 0: the server sent audio-start that no request asked for \(a second answer\?\)/);
