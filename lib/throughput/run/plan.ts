@@ -282,7 +282,7 @@ export interface AskedRun {
   places: VoicePlaces;
   conditions: Condition[];
   counts: ReturnType<typeof counts>;
-  text: TextSource & { sha256: string };
+  text: TextSource;
   session: SessionProfile;
   /** Every voice, found (a missing one refused) but not built. */
   voices: VoiceWhereabouts[];
