@@ -23,6 +23,9 @@ export const PREDICTION_COVERAGE = 0.95;
 /** The normal distribution's 0.975 quantile: PREDICTION_COVERAGE's two-sided quantile for the drift, assumed known. */
 export const NORMAL_975 = 1.959964;
 
+/** How far either way, in percent, a rerun's speed may sit from this run's at 95%, for a drift `sd` between runs. */
+export const rerunSharePercent = (sd: number): number => Math.round((Math.exp(NORMAL_975 * Math.SQRT2 * sd) - 1) * 100);
+
 export interface SpeedEstimate {
   /** Independent values it rests on: rounds (edgeSpeed). */
   n: number;

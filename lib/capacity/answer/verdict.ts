@@ -15,7 +15,7 @@ import { heldAtBuffer } from './buffers.js';
 import { bestLayout, contenders, type LayoutSpeeds } from './layouts.js';
 import {
   DEFAULT_DRIFT_SD,
-  NORMAL_975,
+  rerunSharePercent,
   PREDICTION_COVERAGE,
   edgeSpeed,
   edgeTrials,
@@ -317,7 +317,7 @@ export function capacityEntry(s: Sweep, trials: TrialRecord[], x: EntryContext):
 export function betweenRunsWords(entries: readonly CapacityEntry[]): string {
   const sd = Math.max(DEFAULT_DRIFT_SD, ...entries.map((e) => e.derive_entre_runs).filter(Number.isFinite));
   const runs = Math.max(0, ...entries.map((e) => e.derive_entre_runs_runs ?? 0));
-  const share = Math.round((Math.exp(NORMAL_975 * Math.SQRT2 * sd) - 1) * 100);
+  const share = rerunSharePercent(sd);
   const measured = entries.some(
     (e) =>
       e.derive_entre_runs_mesuree !== undefined &&

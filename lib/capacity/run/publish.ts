@@ -18,7 +18,7 @@ import {
 import type { Sweep } from './sweep.js';
 import { capacityEntry, voiceVerdict } from '../answer/verdict.js';
 import { percentUp, rateUpperBound } from '../answer/evidence.js';
-import { DEFAULT_DRIFT_SD, edgeTrials, roundLogSpeeds } from '../answer/live.js';
+import { DEFAULT_DRIFT_SD, edgeTrials, rerunSharePercent, roundLogSpeeds } from '../answer/live.js';
 import { bestLayout, contenders, type LayoutSpeeds } from '../answer/layouts.js';
 import { GAP_TOLERANCE_MS } from '../trial/playback.js';
 import { maxOf } from '../../core/extremes.js';
@@ -104,12 +104,14 @@ export interface Measured {
 function historyWords(h: History | undefined, outDir: string): string[] {
   if (!h || h.files.length === 0) return [];
   const where = `of this workload on this machine in ${outDir}`;
+  // In the Reruns line's terms: how far either way a rerun may sit, not the drift's standard deviation.
+  const assumed = `the ${rerunSharePercent(DEFAULT_DRIFT_SD)}% either way assumed`;
   if (h.files.length < 2)
     return [
-      `History: 1 earlier run ${where}; from 2 on, their spread between runs widens each rerun range where it passes the assumed 5%.`,
+      `History: 1 earlier run ${where}; from 2 on, their spread between runs widens each rerun range where it passes ${assumed}.`,
     ];
   return [
-    `History: ${h.files.length} earlier runs ${where}: each rerun range allows the upper bound (80%) of the drift between them where it passes the assumed 5%.`,
+    `History: ${h.files.length} earlier runs ${where}: each rerun range allows the upper bound (80%) of the drift between them where it passes ${assumed}.`,
   ];
 }
 

@@ -87,6 +87,8 @@ describe('earlier runs of the same workload (the out-dir as history)', () => {
     );
     assert.deepEqual([same.derive_entre_runs, same.prevision], [0.05, alone.prevision]);
     assert.match(apart.phrases.join('\n'), /^History: 2 earlier runs of this workload on this machine/m);
+    // Said in the Reruns line's terms (a share either way), not as the drift's standard deviation.
+    assert.match(apart.phrases.join('\n'), /^History: .* where it passes the 15% either way assumed\.$/m);
   });
 
   it('measures nothing below two earlier runs', () => {
