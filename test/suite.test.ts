@@ -1,10 +1,12 @@
 // light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { it } from 'node:test';
 import { fileSeconds } from './helpers/file-times.js';
-import { LIGHT_MARK, phases } from './helpers/suite.js';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LIGHT_MARK, phases, SLOW_LIGHT_FILES } from './helpers/suite.js';
 
 it('npm test: only files whose first line is the mark run two at a time; any other file runs alone', () => {
   const lines: Record<string, string> = {
@@ -17,6 +19,22 @@ it('npm test: only files whose first line is the mark run two at a time; any oth
     phases(Object.keys(lines), (f) => lines[f] ?? ''),
     { light: ['b.test.js', 'd.test.js'], alone: ['a.test.js', 'c.test.js'] },
   );
+});
+
+it('the slow light files start first, in the order listed; an alone file is never moved into the light phase', () => {
+  const line = (f: string): string => (f.startsWith('x/') ? "import 'x';" : LIGHT_MARK);
+  const files = ['t/a.test.js', 't/b/slow.test.js', 't/c.test.js', 't/slower.test.js', 'x/slow.test.js'];
+  assert.deepEqual(phases(files, line, ['slower.test.js', 'b/slow.test.js', 'gone.test.js']), {
+    light: ['t/slower.test.js', 't/b/slow.test.js', 't/a.test.js', 't/c.test.js'],
+    alone: ['x/slow.test.js'],
+  });
+  // Every listed file exists and is light: a rename or a move to the alone phase shows here.
+  const tests = path.dirname(fileURLToPath(import.meta.url));
+  for (const f of SLOW_LIGHT_FILES) {
+    const file = path.join(tests, f);
+    assert.ok(existsSync(file), `${f} is listed as slow but does not exist`);
+    assert.ok(readFileSync(file, 'utf8').startsWith(LIGHT_MARK), `${f} is listed as slow but is not light`);
+  }
 });
 
 it("each file's time is the sum of its top-level tests, slowest first", () => {
