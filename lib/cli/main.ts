@@ -59,14 +59,17 @@ function helpCommand(args: string[], io: Io): number {
 }
 
 /** `completion bash` or `completion zsh`: the script, made from the commands' own flag tables. */
-function completionCommand(args: string[], io: Io): number {
+async function completionCommand(args: string[], io: Io): Promise<number> {
   const [shell, extra] = args;
   if ((shell !== 'bash' && shell !== 'zsh') || extra !== undefined)
     throw new PiperParallelError(
       'USAGE',
       `completion takes bash or zsh, got "${args.join(' ')}"; e.g. source <(piper-parallel completion bash)`,
     );
-  io.out(completionScript(shell, COMMANDS));
+  // The stand-ins' names, and the real voices they stand in for (what `voices fetch` is usually given).
+  const { SYNTHETIC_VOICES } = await import('../voice/synthetic/build.js');
+  const voices = SYNTHETIC_VOICES.map((v) => v.name);
+  io.out(completionScript(shell, COMMANDS, { voices, fetchable: SYNTHETIC_VOICES.map((v) => v.standsInFor) }));
   return 0;
 }
 

@@ -2,7 +2,7 @@
 /** Each command parses its own flags: its own --help with two examples, and a flag of another command refused. */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { tempDir } from '../helpers/paths.js';
 import tty_ from 'node:tty';
@@ -24,6 +24,22 @@ async function run(argv: string[]): Promise<{ code: number; out: string; err: st
   } catch (e) {
     return { code: exitCodeFor(e), out, err: `${err}${(e as Error).message}\n` };
   }
+}
+
+/** The names bash's completion function offers for these words, typed in `cwd`. */
+function completer(script: string, cwd: string): (words: string[]) => string[] {
+  return (words) => {
+    const r = spawnSync(
+      'bash',
+      [
+        '-c',
+        `${script}\nCOMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _piper_parallel; printf '%s\\n' "\${COMPREPLY[@]}"`,
+      ],
+      { cwd, encoding: 'utf8' },
+    );
+    assert.equal(r.status, 0, r.stderr);
+    return r.stdout.split('\n').filter(Boolean);
+  };
 }
 
 describe('what the parser refuses, in words', () => {
@@ -169,18 +185,7 @@ describe('the conventions of a Node command line', () => {
 
   it("completion bash completes commands, each command's own flags and a flag's choices, from the flag table", async () => {
     const script = (await run(['completion', 'bash'])).out;
-    const complete = (words: string[]): string[] => {
-      const r = spawnSync(
-        'bash',
-        [
-          '-c',
-          `${script}\nCOMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _piper_parallel; echo "\${COMPREPLY[@]}"`,
-        ],
-        { encoding: 'utf8' },
-      );
-      assert.equal(r.status, 0, r.stderr);
-      return r.stdout.trim().split(/\s+/).filter(Boolean);
-    };
+    const complete = completer(script, tempDir('complete'));
     assert.deepEqual(complete(['piper-parallel', 'cap']), ['capacity']);
     assert.deepEqual(complete(['piper-parallel', 'capacity', '--ses']).sort(), ['--session']);
     assert.deepEqual(complete(['piper-parallel', '6', '--session', '']), ['piper-tts', 'libpiper']);
@@ -190,10 +195,53 @@ describe('the conventions of a Node command line', () => {
     assert.deepEqual(complete(['piper-parallel', 'capacity', '--isolation', '']), ['process', 'thread']);
     // A flag of another command is not offered: --server is capacity's, not the run's.
     assert.deepEqual(complete(['piper-parallel', '--serv']), []);
+    // A value the user types (a number) is offered nothing, not the flags.
+    assert.deepEqual(complete(['piper-parallel', 'capacity', '--rounds', '']), []);
     assert.match((await run(['completion', 'zsh'])).out, /^autoload -U \+X bashcompinit && bashcompinit\n/);
     const bad = await run(['completion', 'fish']);
     assert.equal(bad.code, 2);
     assert.match(bad.err, /^completion takes bash or zsh, got "fish"/);
+  });
+
+  it('completion also completes npx piper-parallel, file and folder names, voice names and subcommands', async () => {
+    const cwd = tempDir('complete-files');
+    mkdirSync(path.join(cwd, 'measurements'));
+    mkdirSync(path.join(cwd, 'voices'));
+    mkdirSync(path.join(cwd, 'other'));
+    for (const f of ['a b.json', 'x.json', 'voices/fr_FR-mine-low.onnx', 'other/en_US-else-medium.onnx'])
+      writeFileSync(path.join(cwd, f), '');
+    const complete = completer((await run(['completion', 'bash'])).out, cwd);
+    const sorted = (words: string[]): string[] => complete(words).sort();
+    assert.deepEqual(complete(['npx', 'piper-parallel', 'cap']), ['capacity']);
+    assert.deepEqual(complete(['npx', '-y', 'piper-parallel', 'capacity', '--ses']), ['--session']);
+    assert.deepEqual(complete(['npx', 'piper-pa']), ['piper-parallel']);
+    // Another package's words are the shell's to complete, not ours.
+    assert.deepEqual(complete(['npx', 'cowsay', '--ses']), []);
+    // Files where a file is expected, a name with a space kept whole; folders only where a folder is.
+    assert.deepEqual(sorted(['piper-parallel', 'report', '']), [
+      'a b.json',
+      'measurements',
+      'other',
+      'voices',
+      'x.json',
+    ]);
+    assert.deepEqual(complete(['npx', 'piper-parallel', 'compare', 'x.json', 'a']), ['a b.json']);
+    assert.deepEqual(complete(['piper-parallel', 'capacity', '--text-file', 'a']), ['a b.json']);
+    assert.deepEqual(sorted(['piper-parallel', '6', '--out-dir', '']), ['measurements', 'other', 'voices']);
+    // Voice names: the stand-ins, and the voices folder's own (--voices-dir's when given).
+    assert.deepEqual(sorted(['piper-parallel', 'capacity', '--voice', '']), [
+      'fr_FR-mine-low',
+      'synthetic-siwis-medium',
+      'synthetic-tom-medium',
+    ]);
+    assert.deepEqual(complete(['piper-parallel', '--voices-dir', 'other', '--voice', 'en']), ['en_US-else-medium']);
+    // Each command's words.
+    assert.deepEqual(complete(['piper-parallel', 'voices', '']), ['list', 'build', 'fetch']);
+    assert.deepEqual(complete(['piper-parallel', 'voices', 'fetch', 'fr_FR-s']), ['fr_FR-siwis-medium']);
+    assert.deepEqual(complete(['piper-parallel', 'voices', 'build', '']), []);
+    assert.deepEqual(complete(['piper-parallel', 'schema', '']), ['throughput', 'capacity']);
+    assert.deepEqual(complete(['piper-parallel', 'completion', '']), ['bash', 'zsh']);
+    assert.deepEqual(complete(['piper-parallel', 'help', 'sy']), ['synth']);
   });
 
   it('colour as Node decides it: FORCE_COLOR first, then the terminal (NO_COLOR, TERM=dumb), never a pipe', () => {
