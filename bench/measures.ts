@@ -12,6 +12,7 @@ import * as ort from 'onnxruntime-node';
 import { median } from '../lib/measure/stats.js';
 import { ProcessAdapter } from '../lib/workers/process-adapter.js';
 import { DEFAULT_TIMEOUTS, runArmWorkers } from '../lib/throughput/run/arm.js';
+import { DEFAULT_WARMUP_PASSES } from '../lib/throughput/run/plan.js';
 import { DEFAULT_SENTENCES } from '../lib/voice/default-text.js';
 import { SabBarrier } from '../lib/workers/sab-barrier.js';
 import { resolveVoice, type VoiceInfo } from '../lib/voice/load.js';
@@ -198,7 +199,7 @@ const BARE = fileURLToPath(new URL('./bare-rss.js', import.meta.url));
 export async function bareRss(
   voiceName: string,
   voicesDir: string,
-  { passes, session }: { passes: number; session: SessionProfile },
+  { passes, session, warmups = DEFAULT_WARMUP_PASSES }: { passes: number; session: SessionProfile; warmups?: number },
 ): Promise<number> {
   const voice = await resolveVoice(voiceName, voicesDir);
   const prepared = await prepareText(DEFAULT_SENTENCES, voice.config);
@@ -211,6 +212,7 @@ export async function bareRss(
       scales: [inf.noise_scale, inf.length_scale, inf.noise_w],
       sentences: prepared.sentences.map((s) => s.ids),
       passes,
+      warmups,
       session,
     }),
   );

@@ -60,7 +60,7 @@ export const FLAGS = {
   'max-streams': text('N', "the sweep's ceiling (default: half again above each voice's calibrated speed, at most 96)"),
   warmup: text(
     'N',
-    "untimed warm-up passes each time an arm's streams start, in every round (default 1): the longest sentence with one thread, every sentence with more",
+    "untimed warm-up passes each time an arm's streams start, in every round (default 2): every sentence, the longest first",
   ),
   rounds: text(
     'R',

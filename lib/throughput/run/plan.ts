@@ -84,7 +84,7 @@ function isSequential(
 /** The counts of the protocol: what was asked, else what the resumed run had, else the defaults. */
 function counts(options: RunArmsOptions, h: PartialHeader | undefined, sequential: boolean) {
   const passes = options.passes ?? h?.passes ?? 6;
-  const warmup = options.warmup ?? h?.warmup ?? 1;
+  const warmup = options.warmup ?? h?.warmup ?? DEFAULT_WARMUP_PASSES;
   checkCount(passes, 'passes', 1);
   checkCount(warmup, '--warmup', 0);
   checkCount(options.rounds, '--rounds', 1);
@@ -125,6 +125,12 @@ function counts(options: RunArmsOptions, h: PartialHeader | undefined, sequentia
 
 /** A sequential run's budget, settling included, unless --max-minutes says otherwise. */
 export const DEFAULT_BUDGET_MINUTES = 10;
+/**
+ * Untimed passes of every sentence (the longest first) each time an arm's streams start. Under
+ * piper-tts's settings a fresh session reached its settled speed on its first timed pass only after
+ * every sentence twice (docs/contributing/method-notes.md, 2026-12-07).
+ */
+export const DEFAULT_WARMUP_PASSES = 2;
 
 /** The archive's account of the sequential rule: the looks, the level each uses, the chance spent by each. */
 function sequentialBlock(

@@ -21,10 +21,12 @@ export interface PassOutcome {
 
 export interface PassEngine {
   /**
-   * A warm-up pass, untimed. With one thread it runs only the longest sentence (or line): a fresh
-   * session's first run of its largest input pays fresh memory a shorter one does not take away.
-   * With more threads it runs every sentence once: after the longest alone, one process x 2 threads
-   * still paid more on its first timed pass than the processes did (docs/contributing/method-notes.md).
+   * A warm-up pass, untimed: every sentence (or line) once, the longest first. Under piper-tts's
+   * session settings (arena and memory pattern on) a fresh session runs each input shape slower
+   * its first time and somewhat slower its second: after the longest sentence alone, or every
+   * sentence once, the first timed pass ran 20-35% below the speed the session settles at; after
+   * every sentence twice (the default --warmup 2), at it (docs/contributing/method-notes.md). The
+   * longest first: the arena grows with the order it is asked in.
    */
   run(warmup: boolean): Promise<PassOutcome>;
   release(): Promise<void>;
@@ -37,12 +39,14 @@ export function longestIndex(sizes: readonly number[]): number {
   return best;
 }
 
-/** What a warm-up pass runs: every sentence (or line) with more than one thread, else the longest. */
-const warmupOf = <T>(items: readonly T[], sizes: readonly number[], threads: number): T[] => {
-  if (threads > 1) return [...items];
-  const item = items[longestIndex(sizes)];
-  return item === undefined ? [] : [item];
-};
+/** The order a warm-up pass runs the sentences in: by size, the longest first (the first of equals first). */
+export function warmupOrder(sizes: readonly number[]): number[] {
+  return [...sizes.keys()].sort((a, b) => (sizes[b] ?? 0) - (sizes[a] ?? 0) || a - b);
+}
+
+/** What a warm-up pass runs: every sentence (or line), the longest first, whatever the threads. */
+const warmupOf = <T>(items: readonly T[], sizes: readonly number[]): T[] =>
+  warmupOrder(sizes).flatMap((i) => (items[i] === undefined ? [] : [items[i] as T]));
 
 /** The lines of the text, in order, once each: what a text-scope pass starts from. */
 export function textLines(prepared: PreparedText): string[] {
@@ -62,7 +66,6 @@ async function onnxruntimeModel(
   const warmupFeeds = warmupOf(
     feeds,
     prepared.sentences.map((s) => s.ids.length),
-    threads,
   );
   return {
     run: async (warmup) => {
@@ -92,7 +95,6 @@ async function onnxruntimeText(
         ? warmupOf(
             lines,
             lines.map((l) => l.length),
-            threads,
           )
         : lines) {
         const t0 = monotonicMs();
@@ -124,7 +126,6 @@ async function sherpa(
         ? warmupOf(
             lines,
             lines.map((l) => l.length),
-            threads,
           )
         : lines) {
         const t0 = monotonicMs();
