@@ -152,7 +152,9 @@ async function main(): Promise<void> {
   console.error(`bench: the default run's design (${passes} passes per arm, one per round, --settle 0)...`);
   const armCpu: number[] = [];
   const armGcMs: number[] = [];
+  const armWholeCpu: number[] = [];
   let armStart = { cpu: 0, wall: 0 };
+  let lastPass = armStart;
   // The parent's garbage collections, to tell where its CPU during an arm went.
   const gcs: Array<{ startMs: number; durationMs: number }> = [];
   const gcObserver = new PerformanceObserver(
@@ -170,10 +172,18 @@ async function main(): Promise<void> {
     command: 'npm run bench',
     onProgress: (e) => {
       const u = process.cpuUsage();
-      if (e.kind === 'arm-start') armStart = { cpu: (u.user + u.system) / 1e6, wall: performance.now() };
+      const now = { cpu: (u.user + u.system) / 1e6, wall: performance.now() };
+      if (e.kind === 'arm-start') armStart = lastPass = now;
+      // The arm's timed passes end with its last pass event; its workers' reaping and the partial file's append follow.
+      if (e.kind === 'pass') lastPass = now;
       if (e.kind !== 'round-arm-end') return;
-      armCpu.push(((u.user + u.system) / 1e6 - armStart.cpu) / ((performance.now() - armStart.wall) / 1000));
-      armGcMs.push(gcs.filter((g) => g.startMs >= armStart.wall).reduce((sum, g) => sum + g.durationMs, 0));
+      armCpu.push((lastPass.cpu - armStart.cpu) / ((lastPass.wall - armStart.wall) / 1000));
+      armWholeCpu.push((now.cpu - armStart.cpu) / ((now.wall - armStart.wall) / 1000));
+      armGcMs.push(
+        gcs
+          .filter((g) => g.startMs >= armStart.wall && g.startMs <= lastPass.wall)
+          .reduce((sum, g) => sum + g.durationMs, 0),
+      );
     },
   });
   const wallSeconds = (performance.now() - t0) / 1000;
@@ -279,8 +289,10 @@ async function main(): Promise<void> {
       met: median(outside) <= 0.01,
     },
     {
-      figure: 'parent CPU during an arm (worst arm)',
-      measured: parentCpu(armCpu, armGcMs),
+      // Over the arm's passes, where the parent shares the cores with the streams it times; the whole arm
+      // (its workers reaped and its partial line written after the last pass) beside it.
+      figure: "parent CPU during an arm's passes (worst arm)",
+      measured: `${parentCpu(armCpu, armGcMs)}; the whole arm, its workers' reaping and partial line included: worst ${(Math.max(...armWholeCpu) * 100).toFixed(2)}%, median ${(median(armWholeCpu) * 100).toFixed(2)}%`,
       goal: '<= 1% of one core',
       met: Math.max(...armCpu) <= 0.01,
     },

@@ -22,6 +22,7 @@ import {
 import type { PreparedText } from '../../voice/text.js';
 import { SequentialRun } from './looks.js';
 import type { WorkerAdapter } from '../../workers/worker.js';
+import { collectGarbage } from '../../core/collect-garbage.js';
 
 export interface ExecuteContext {
   adapters: { process: WorkerAdapter; thread: WorkerAdapter };
@@ -136,6 +137,7 @@ async function runRound(state: RoundState): Promise<string[]> {
       (ctx.memAvailableBytes ?? readMemAvailable)(),
     );
     await runVoiceRound(steps, together, {
+      quiet: collectGarbage,
       before: ({ arm, index }) => {
         if (ctx.signal?.aborted) throw interrupted(ctx, runs, `before ${armLabel(arm)} in round ${round}`);
         ctx.onProgress?.({

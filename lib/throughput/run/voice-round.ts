@@ -42,6 +42,8 @@ export interface VoiceRoundStep {
 }
 
 export interface VoiceRoundHooks {
+  /** Before an arm's passes and before `before`, where nothing is timed: settle the parent (collect its garbage). */
+  quiet?: () => void;
   /** Before an arm's passes: stop here (throw) when interrupted; tell the progress. */
   before: (step: VoiceRoundStep) => void;
   /** After an arm's passes, its run kept (throw to stop the round). */
@@ -67,6 +69,7 @@ export async function runVoiceRound(
       );
     for (const [i, step] of steps.entries()) {
       const session = sessions[i] as ArmSession;
+      hooks.quiet?.();
       hooks.before(step);
       if (!together) await session.open();
       await session.run();
