@@ -144,30 +144,59 @@ describe('an edge that moves down late', () => {
 });
 
 describe('a layout that cannot be the best', () => {
-  it('stops after 3 rounds when its live speed lies wholly below another layout of the voice: its budget goes', async () => {
-    // S's interval rests on one value per round: three rounds before any layout can be ruled out.
-    // 1 process x 2 threads whose threads get one core between them: half the live speed of a worker per listener.
-    const threads: Layout = { workers: 1, threads: 2, pinned: false, isolation: 'process' };
-    const { archive, sweeps } = await sweepOn({
+  // S's interval rests on one value per round: three rounds before any layout can be ruled out.
+  // 1 process x 2 threads whose threads get one core between them: half the live speed of a worker per listener.
+  const threads: Layout = { workers: 1, threads: 2, pinned: false, isolation: 'process' };
+  /** The run, and when (virtual ms) each layout's round-4 trials ended. */
+  async function dominated(maxMinutes?: number) {
+    const ends: Array<{ layout: string; round: number; atMs: number }> = [];
+    const out = await sweepOn({
       machine: { ...machine, threadCores: () => 1 },
       layouts: [own, threads],
       arrivals: 'staggered',
       rounds: 4,
+      ...(maxMinutes === undefined ? {} : { maxMinutes }),
+      onProgress: (e, m) => {
+        if (e.kind === 'trial-end' && e.trial.but !== 'reference')
+          ends.push({ layout: e.trial.disposition, round: e.trial.manche, atMs: m.timers.now() });
+      },
     });
-    const slow = sweeps.find((s) => s.layout === threads);
+    return { ...out, ends, slow: out.sweeps.find((s) => s.layout === threads) };
+  }
+
+  it('runs last from round 4 on, when its live speed lies wholly below another layout of the voice, and is published when the budget holds it', async () => {
+    const { archive, ends, slow } = await dominated();
+    const round4 = ends.filter((x) => x.round === 4);
+    const mine = round4.filter((x) => x.layout === slow?.name);
+    const others = round4.filter((x) => x.layout !== slow?.name);
+    assert.ok(mine.length > 0 && others.length > 0, JSON.stringify(round4));
+    // Its turn came after the other layout's.
+    assert.ok(Math.min(...mine.map((x) => x.atMs)) > Math.max(...others.map((x) => x.atMs)), JSON.stringify(round4));
+    const e = archive.capacite.find((c) => c.disposition === slow?.name);
+    assert.equal(e?.essais_manquants ?? 0, 0);
+    assert.equal(slow?.dropped, undefined);
+    assert.doesNotMatch(e?.phrase ?? '', /Fewer trials than asked/);
+  });
+
+  it('takes no turn the budget left no room for, and says why its edges lack trials', async () => {
+    // A budget that ends just after the other layout's fourth round (virtual time, seed 1: the same run as above).
+    const whole = await dominated();
+    const leaderEnd = Math.max(
+      ...whole.ends.filter((x) => x.round === 4 && x.layout !== whole.slow?.name).map((x) => x.atMs),
+    );
+    const { archive, slow } = await dominated((leaderEnd + 1000) / 60_000);
     assert.match(
       slow?.dropped ?? '',
       /^after round 3 its live speed x[\d.]+ \[[\d.]+, [\d.]+\] lay wholly below one process per stream/,
     );
     const mine = archive.essais.filter((t) => t.disposition === slow?.name && t.but !== 'reference');
     assert.ok(mine.length > 0 && mine.every((t) => t.manche <= 3), mine.map((t) => t.manche).join());
-    // It still lacked its fourth round, and took none: the other layout ran round 4.
     assert.ok((slow?.search.missing(() => 4).length ?? 0) > 0);
     assert.ok(archive.essais.some((t) => t.disposition !== slow?.name && t.manche === 4));
     const e = archive.capacite.find((c) => c.disposition === slow?.name);
     assert.match(
       e?.phrase ?? '',
-      /Fewer trials than asked at its edges: after round 3 .* it cannot be the best, so it stopped\./,
+      /Fewer trials than asked at its edges: after round 3 .* it cannot be the best, so its turns came last, where the budget left room\./,
     );
   });
 });
