@@ -223,8 +223,28 @@ function decisionOf(
   return {
     decision: decisionLine(r.short, input, marginPct) ?? `${r.short}nothing to compare`,
     ligne: one.line,
-    details: decisionParts(input, marginPct, one.used),
+    details: [...decisionParts(input, marginPct, one.used), ...stoppedRivals(r, input.rivals)],
   };
+}
+
+/**
+ * A layout named beside the best that ran fewer rounds than the best (a sequential run stops an arm once no open
+ * question needs it): "not told apart" on its fewer rounds is a wide interval, not a close layout, and is said so.
+ */
+function stoppedRivals(r: RankedLayouts, rivals: readonly Pair[] | undefined): string[] {
+  if (!rivals || rivals.length === 0) return [];
+  const roundsOf = (a: ArmRecord): number => a.debit_agrege_manches.filter((v) => v !== null).length;
+  const top = r.kept[0];
+  if (!top) return [];
+  const k = r.kept.reduce((n, a) => Math.max(n, a.flux_simultanes), 1);
+  const named = new Set(rivals.map((p) => p.b));
+  return r.kept
+    .filter((a) => named.has(layoutLabel(a, k)) && roundsOf(a) < roundsOf(top))
+    .map(
+      (a) =>
+        `${bare(layoutLabel(a, k))} ran ${roundsOf(a)} of the best's ${roundsOf(top)} rounds (stopped once no open question ` +
+        `needed it; centre ${x(armCentre(a))} against ${x(armCentre(top))}): not told apart on fewer rounds, not shown close`,
+    );
 }
 
 /** For a question left open: about how many more rounds would settle it, at its spread and level. */

@@ -555,6 +555,20 @@ describe('the best layout', () => {
     assert.match(c.decision ?? '', /best not told apart: 2 processes x 1 thread, free and 1 process x 2 threads \(/);
   });
 
+  it('says when a layout named beside it ran fewer rounds: not told apart on fewer rounds, not shown close', () => {
+    // The noisy third, stopped after 4 of the 6 rounds (a sequential run stops an arm no open question needs).
+    const stopped = [arms[0]!, arms[1]!, { ...arms[2]!, debit_agrege_manches: [12, 5, 11, 4.5] }];
+    const c = buildVerdict(stopped, 2).comparaisons[0]!;
+    assert.match(c.decision ?? '', /best not told apart: 2 processes x 1 thread, free and 1 process x 2 threads \(/);
+    assert.ok(
+      (c.details ?? []).some((d) => /^1 process x 2 threads ran 4 of the best's 6 rounds \(stopped once/.test(d)),
+      (c.details ?? []).join(' | '),
+    );
+    // Every layout on all six rounds: nothing of the kind is said.
+    const whole = buildVerdict(arms, 2).comparaisons[0]!;
+    assert.ok(!(whole.details ?? []).some((d) => /ran \d+ of the best's/.test(d)), (whole.details ?? []).join(' | '));
+  });
+
   it('is named when every other layout is beaten', () => {
     const steady = [
       arms[0]!,
