@@ -207,6 +207,7 @@ async function settleAndMeasure(
   if (plan.settleSeconds > 0)
     plan.machine.attente = await settle(plan.settleSeconds, plan.cores.length, { sampler, signal: options.signal });
   const priority = (options.priority ?? raiseParentPriority)();
+  if (priority.note) options.onProgress?.({ kind: 'note', text: priority.note });
   const timers = options.timers ?? realTimers(priority.kind === 'realtime' ? 1 : 5);
   const adapters = {
     ...capacityAdapters(options.adapters),

@@ -13,6 +13,8 @@ export interface ParentPriority {
   /** 'realtime': SCHED_FIFO for the run; 'normal': not permitted here (or no util-linux chrt). */
   kind: 'realtime' | 'normal';
   why: string;
+  /** Said on the terminal when SCHED_FIFO was refused: what it risks, and how to permit it. */
+  note?: string;
   restore(): void;
 }
 
@@ -36,9 +38,15 @@ export function raiseParentPriority(pid = process.pid): ParentPriority {
       },
     };
   } catch (err) {
+    const reason = (err as Error).message.split('\n')[0];
     return {
       kind: 'normal',
-      why: `the parent kept its normal priority (${(err as Error).message.split('\n')[0]}); workers at nice 10 only`,
+      why: `the parent kept its normal priority (${reason}); workers at nice 10 only`,
+      // A container without CAP_SYS_NICE (Docker's default) lands here. At normal priority a wake was seen
+      // here up to 15 ms late under load: trials fail the arrivals control, and a K is given up after three tries.
+      note:
+        `the parent could not run SCHED_FIFO (${reason}): on a busy machine a listener may arrive late and fail ` +
+        'the arrivals control; run as root, or in a container with CAP_SYS_NICE (docker run --cap-add SYS_NICE)',
       restore: () => undefined,
     };
   }
