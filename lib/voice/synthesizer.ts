@@ -45,9 +45,6 @@ export interface SynthesisResult {
  */
 export const PIPER_SESSION_OPTIONS = SESSION_SETTINGS.libpiper.options;
 
-/** The same, in words, for the archive (compare refuses to set runs with other settings side by side). */
-export const PIPER_SESSION_LABEL = SESSION_SETTINGS.libpiper.label;
-
 type Feeds = Record<string, Ort.Tensor>;
 export interface SentenceFeeds {
   feeds: Feeds;

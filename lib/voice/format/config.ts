@@ -43,7 +43,6 @@ export const VoiceConfigSchema = z.looseObject({
 });
 
 export type VoiceConfig = z.infer<typeof VoiceConfigSchema>;
-export type SyntheticBlock = z.infer<typeof SyntheticBlockSchema>;
 
 /** Validate a parsed config; the error names the file and the first offending key. */
 export function parseVoiceConfig(value: unknown, source: string): VoiceConfig {
