@@ -1,7 +1,10 @@
 // light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import path from 'node:path';
+import { runCapacity } from '../../../lib/capacity/run/run-capacity.js';
 import { raiseParentPriority } from '../../../lib/capacity/setup/priority.js';
+import { sharedVoicesDir, tempDir } from '../../helpers/paths.js';
 
 describe("the parent's priority", () => {
   it('a refused SCHED_FIFO keeps normal priority and says, for the terminal, what that risks and how to permit it', () => {
@@ -25,5 +28,34 @@ describe("the parent's priority", () => {
     } finally {
       p.restore();
     }
+  });
+
+  it('a run whose parent was refused says the note on its progress, before any trial', async () => {
+    const controller = new AbortController();
+    const notes: string[] = [];
+    const restored: boolean[] = [];
+    const err = await runCapacity({
+      voices: ['synthetic-siwis-medium'],
+      voicesDir: sharedVoicesDir(),
+      lines: ['Oui.'],
+      maxStreams: 1,
+      rounds: 1,
+      settleSeconds: 0,
+      outDir: path.join(tempDir('capacity-priority'), 'm'),
+      signal: controller.signal,
+      priority: () => ({ kind: 'normal', why: 'refused here', note: 'the note', restore: () => restored.push(true) }),
+      onProgress: (e) => {
+        if (e.kind !== 'note') return;
+        notes.push(e.text);
+        // Nothing more is needed of this run: stop it before it calibrates.
+        if (e.text === 'the note') controller.abort();
+      },
+    }).then(
+      () => undefined,
+      (e: Error & { code?: string }) => e,
+    );
+    assert.equal(err?.code, 'ABORTED', err?.message);
+    assert.ok(notes.includes('the note'), notes.join(' | '));
+    assert.deepEqual(restored, [true]);
   });
 });
