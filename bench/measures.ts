@@ -11,7 +11,7 @@ import { Worker } from 'node:worker_threads';
 import * as ort from 'onnxruntime-node';
 import { median } from '../lib/measure/stats.js';
 import { ProcessAdapter } from '../lib/workers/process-adapter.js';
-import { DEFAULT_TIMEOUTS, runArmWorkers } from '../lib/throughput/run/arm.js';
+import { DEFAULT_TIMEOUTS, runArmWorkers } from '../lib/throughput/arm/arm.js';
 import { DEFAULT_WARMUP_PASSES } from '../lib/throughput/run/plan.js';
 import { DEFAULT_SENTENCES } from '../lib/voice/default-text.js';
 import { SabBarrier } from '../lib/workers/sab-barrier.js';

@@ -12,7 +12,7 @@ export {
   type AffinityChoice,
   type EngineChoice,
   type Scope,
-} from './throughput/run/conditions.js';
+} from './throughput/arm/conditions.js';
 export {
   ArchiveSchema,
   ArmSchema,

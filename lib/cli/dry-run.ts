@@ -8,7 +8,7 @@ import type { VoiceWhereabouts } from '../voice/places.js';
 import { sessionLine } from '../voice/session-profile.js';
 import { askedRun } from '../throughput/run/plan.js';
 import type { RunArmsOptions } from '../throughput/run/options.js';
-import { conditionLabel } from '../throughput/run/conditions.js';
+import { conditionLabel } from '../throughput/arm/conditions.js';
 import { askedCapacity } from '../capacity/setup/plan.js';
 import type { CapacityOptions } from '../capacity/setup/options.js';
 import { defaultLayouts, layoutName } from '../capacity/trial/layouts.js';

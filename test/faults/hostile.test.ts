@@ -15,7 +15,7 @@ import { mdCell, mdText, stripControl } from '../../lib/report/markdown.js';
 import { compareArchives, comparisonMarkdown } from '../../lib/throughput/compare/compare.js';
 import { readComparable } from '../../lib/throughput/compare/read.js';
 import { renderMarkdown } from '../../lib/throughput/report/markdown.js';
-import { checkRunSize } from '../../lib/throughput/run/size-check.js';
+import { checkRunSize } from '../../lib/throughput/arm/size-check.js';
 import { maxOf, minOf } from '../../lib/core/extremes.js';
 import type { Archive } from '../../lib/throughput/schema.js';
 import { summarizeMachines } from '../../lib/summary/summarize.js';

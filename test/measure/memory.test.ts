@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { memoryControl, MAJOR_FAULTS_ALLOWED } from '../../lib/measure/controls.js';
 import { parseMajorFaults, parseSwapPages, readOwnMajorFaults, readSwapPages } from '../../lib/measure/memory.js';
-import { timedMajorFaults } from '../../lib/throughput/run/record.js';
-import type { ChildRecord } from '../../lib/throughput/run/arm.js';
+import { timedMajorFaults } from '../../lib/throughput/arm/record.js';
+import type { ChildRecord } from '../../lib/throughput/arm/arm.js';
 
 const pass = (n: number, warmup: boolean, majorFaults: number | undefined, round = 1) => ({
   type: 'pass' as const,

@@ -3,13 +3,13 @@ import type { PartialLog } from '../../archive/partial.js';
 import type { Archive } from '../schema.js';
 import { PiperParallelError } from '../../core/errors.js';
 import type { CpuSampler } from '../../measure/system-cpu.js';
-import { type ArmRunParams, type ArmTimeouts } from './arm.js';
+import { type ArmRunParams, type ArmTimeouts } from '../arm/arm.js';
 import { readMemAvailable } from '../../measure/memory.js';
-import { conditionLabel } from './conditions.js';
-import { engineSpec } from './engines.js';
+import { conditionLabel } from '../arm/conditions.js';
+import { engineSpec } from '../arm/engines.js';
 import type { Progress } from './options.js';
 import type { ArmPlan, Plan } from './plan.js';
-import { runFailed } from './record.js';
+import { runFailed } from '../arm/record.js';
 import type { RoundRun } from './rounds.js';
 import { passesOfRound, voiceArmOrder, voiceSequence } from '../../core/schedule.js';
 import {

@@ -7,7 +7,7 @@ import { questionLevel } from '../sequential/design.js';
 import { anyOpen, finish, look, neededArms, presetQuestions, type Question } from '../sequential/rule.js';
 import { conditionShape } from '../sequential/shapes.js';
 import { roundRatios } from '../verdict/pair.js';
-import { conditionLabel } from './conditions.js';
+import { conditionLabel } from '../arm/conditions.js';
 import type { ArmPlan, Plan } from './plan.js';
 import { recordArms, type RoundRun } from './rounds.js';
 

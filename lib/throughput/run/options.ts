@@ -1,8 +1,8 @@
 import type { ArchiveFiles } from '../../archive/writer.js';
 import type { Archive, ArmRecord, Condition } from '../schema.js';
 import type { CpuSampler } from '../../measure/system-cpu.js';
-import type { ArmTimeouts } from './arm.js';
-import type { AffinityChoice, EngineChoice, IsolationChoice, Scope } from './conditions.js';
+import type { ArmTimeouts } from '../arm/arm.js';
+import type { AffinityChoice, EngineChoice, IsolationChoice, Scope } from '../arm/conditions.js';
 import type { WorkerAdapter } from '../../workers/worker.js';
 
 export type Progress =

@@ -1,13 +1,13 @@
 /** Step 1 of a run: options and any resumed partial file become one protocol, checked before anything runs. */
 import { randomInt } from 'node:crypto';
 import path from 'node:path';
-import { conditionKey } from './arm-key.js';
+import { conditionKey } from '../arm/arm-key.js';
 import type { Archive, Condition, MachineBlock } from '../schema.js';
 import { archiveBaseName, checkWritable } from '../../archive/writer.js';
 import { PiperParallelError } from '../../core/errors.js';
 import { allowedCores } from '../../measure/clock.js';
 import { readMemAvailable } from '../../measure/memory.js';
-import { checkRunSize } from './size-check.js';
+import { checkRunSize } from '../arm/size-check.js';
 import { machineBlock, machineFingerprint } from '../../measure/machine.js';
 import type { VoiceInfo } from '../../voice/load.js';
 import { locateVoice, voicePlaces, whereIsVoice, type VoicePlaces, type VoiceWhereabouts } from '../../voice/places.js';
@@ -16,8 +16,8 @@ import { DEFAULT_MARGIN_PCT } from '../verdict/index.js';
 import { loadOnnxruntime } from '../../voice/onnxruntime.js';
 import { chooseSession, SESSION_SETTINGS, type SessionProfile } from '../../voice/session-profile.js';
 import { prepareText, type PreparedText } from '../../voice/text.js';
-import { engineOf, expandConditions, scopeOf, SHERPA_THREAD_REFUSAL } from './conditions.js';
-import { planEngines, type EnginePlan } from './engines.js';
+import { engineOf, expandConditions, scopeOf, SHERPA_THREAD_REFUSAL } from '../arm/conditions.js';
+import { planEngines, type EnginePlan } from '../arm/engines.js';
 import type { RunArmsOptions } from './options.js';
 import { checkLabel } from '../../measure/label.js';
 import { readPartial, resumeDifferences, type PartialHeader, type PartialRun } from './resume.js';

@@ -8,7 +8,7 @@ import type { Question } from '../sequential/rule.js';
 import { pairAnswer } from '../verdict/decision.js';
 import { layoutLabel } from '../verdict/labels.js';
 import { withinMargin } from '../verdict/pair.js';
-import { conditionLabel } from './conditions.js';
+import { conditionLabel } from '../arm/conditions.js';
 import type { SequentialRun } from './looks.js';
 import type { ArmPlan, Plan } from './plan.js';
 import { recordArms, type RoundRun } from './rounds.js';

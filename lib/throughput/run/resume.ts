@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { readPartialLines } from '../../archive/partial.js';
 import { ConditionSchema, type Condition } from '../schema.js';
 import { PiperParallelError } from '../../core/errors.js';
-import { ArmRunSchema, toArmRun } from './arm-run-schema.js';
+import { ArmRunSchema, toArmRun } from '../arm/arm-run-schema.js';
 import type { RoundRun } from './rounds.js';
 import { SESSION_PROFILES } from '../../voice/session-profile.js';
 

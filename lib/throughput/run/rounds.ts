@@ -1,7 +1,7 @@
 import type { ArmRecord, Condition } from '../schema.js';
 import type { VoiceInfo } from '../../voice/load.js';
-import type { ArmRun, ChildRecord, PassSync } from './arm.js';
-import { armRecord } from './record.js';
+import type { ArmRun, ChildRecord, PassSync } from '../arm/arm.js';
+import { armRecord } from '../arm/record.js';
 
 /** One arm's run in one round: the round (1-based), its place in that round's order (1-based). */
 export interface RoundRun {

@@ -4,7 +4,7 @@ import { PartialLog } from '../../archive/partial.js';
 import { settle } from '../../measure/settle.js';
 import { procCpuSampler } from '../../measure/system-cpu.js';
 import { ProcessAdapter, ThreadAdapter } from '../worker/adapters.js';
-import { DEFAULT_TIMEOUTS } from './arm.js';
+import { DEFAULT_TIMEOUTS } from '../arm/arm.js';
 import { executeRounds, heldFromResume } from './execute.js';
 import type { RunArmsOptions, RunResult } from './options.js';
 import { planRun, type Plan } from './plan.js';

@@ -4,10 +4,10 @@
  * passes then follow the previous arm's within seconds, with no process start between them.
  */
 import type { ArmRecord } from '../schema.js';
-import { ArmSession, type ArmRun, type ArmRunParams } from './arm.js';
+import { ArmSession, type ArmRun, type ArmRunParams } from '../arm/arm.js';
 import type { ArmPlan } from './plan.js';
 import type { RoundRun } from './rounds.js';
-import { guessedStreamBytes } from './stream-memory.js';
+import { guessedStreamBytes } from '../arm/stream-memory.js';
 
 export { guessedStreamBytes };
 

@@ -2,7 +2,7 @@
 /** A sequential run's arms: which run in a round, as its questions close. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { expandConditions } from '../../../lib/throughput/run/conditions.js';
+import { expandConditions } from '../../../lib/throughput/arm/conditions.js';
 import { SequentialRun } from '../../../lib/throughput/run/looks.js';
 import type { Plan } from '../../../lib/throughput/run/plan.js';
 

@@ -1,7 +1,7 @@
 // light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ArmRun } from '../../../lib/throughput/run/arm.js';
+import type { ArmRun } from '../../../lib/throughput/arm/arm.js';
 import { heldFromResume } from '../../../lib/throughput/run/execute.js';
 import type { Plan } from '../../../lib/throughput/run/plan.js';
 

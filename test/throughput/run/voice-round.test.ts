@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { ProcessAdapter } from '../../../lib/workers/process-adapter.js';
-import { DEFAULT_TIMEOUTS, type ArmRun, type ArmRunParams } from '../../../lib/throughput/run/arm.js';
+import { DEFAULT_TIMEOUTS, type ArmRun, type ArmRunParams } from '../../../lib/throughput/arm/arm.js';
 import {
   guessedStreamBytes,
   loadTogether,

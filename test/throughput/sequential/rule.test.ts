@@ -1,7 +1,7 @@
 // light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { expandConditions } from '../../../lib/throughput/run/conditions.js';
+import { expandConditions } from '../../../lib/throughput/arm/conditions.js';
 import { closeUnsettled, judgeLogs, roundsToSettle } from '../../../lib/throughput/sequential/answer.js';
 import { lookRounds, missRate, questionLevel } from '../../../lib/throughput/sequential/design.js';
 import { finish, look, neededArms, presetQuestions } from '../../../lib/throughput/sequential/rule.js';

@@ -1,9 +1,9 @@
 // light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ArmRun } from '../../../lib/throughput/run/arm.js';
+import type { ArmRun } from '../../../lib/throughput/arm/arm.js';
 import type { PassMessage } from '../../../lib/workers/messages.js';
-import { armRecord } from '../../../lib/throughput/run/record.js';
+import { armRecord } from '../../../lib/throughput/arm/record.js';
 import { mergeRounds } from '../../../lib/throughput/run/rounds.js';
 
 interface StreamPass {

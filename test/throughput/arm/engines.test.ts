@@ -1,8 +1,8 @@
 // light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { conditionKey } from '../../../lib/throughput/run/arm-key.js';
-import { conditionLabel, engineScopes, expandConditions } from '../../../lib/throughput/run/conditions.js';
+import { conditionKey } from '../../../lib/throughput/arm/arm-key.js';
+import { conditionLabel, engineScopes, expandConditions } from '../../../lib/throughput/arm/conditions.js';
 
 describe('engines as a dimension of an arm', () => {
   it('leaves the default run as it was: no engine fields, the same keys', () => {

@@ -3,8 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { allowedCores } from '../../../lib/measure/clock.js';
 import { findTaskset, ProcessAdapter } from '../../../lib/workers/process-adapter.js';
-import { armRecord } from '../../../lib/throughput/run/record.js';
-import { DEFAULT_TIMEOUTS, runArmWorkers } from '../../../lib/throughput/run/arm.js';
+import { armRecord } from '../../../lib/throughput/arm/record.js';
+import { DEFAULT_TIMEOUTS, runArmWorkers } from '../../../lib/throughput/arm/arm.js';
 import type { StreamWorker, WorkerAdapter } from '../../../lib/workers/worker.js';
 import { alive } from '../../helpers/alive.js';
 
