@@ -2,11 +2,11 @@
 // Only types here, and flag tables: each command loads its own code when it runs, so `--help` and a
 // usage error start in a tenth of a second instead of loading every experiment (190 modules).
 import { PiperParallelError } from '../core/errors.js';
-import type { CapacityFlags } from './capacity-command.js';
-import { pick, type FlagSpec } from './flags.js';
-import type { Io } from './io.js';
-import { parseChoice } from './parse.js';
-import type { RunFlags } from './run-command.js';
+import type { CapacityFlags } from './commands/capacity-command.js';
+import { pick, type FlagSpec } from './args/flags.js';
+import type { Io } from './io/io.js';
+import { parseChoice } from './args/parse.js';
+import type { RunFlags } from './commands/run-command.js';
 import type { RunArmsOptions } from '../throughput/run/run-arms.js';
 
 export type Values = Record<string, string | boolean | string[] | undefined>;
@@ -106,7 +106,10 @@ const CAPACITY_FLAGS = [
 
 /** The voice commands' code, and the voice places the flags name. */
 async function voiceCode(values: Values) {
-  const [commands, { voicePlaces }] = await Promise.all([import('./voice-commands.js'), import('../voice/places.js')]);
+  const [commands, { voicePlaces }] = await Promise.all([
+    import('./commands/voice-commands.js'),
+    import('../voice/places.js'),
+  ]);
   return { ...commands, places: voicePlaces(str(values, 'voices-dir')) };
 }
 
@@ -134,9 +137,9 @@ const run: Command = {
         'USAGE',
         `unexpected argument "${extra}"; the only positional is the number of passes`,
       );
-    const { runCommand, runOptions } = await import('./run-command.js');
+    const { runCommand, runOptions } = await import('./commands/run-command.js');
     if (bool(values, 'dry-run'))
-      return (await import('./dry-run.js')).runDryRun(runOptions({ ...(values as RunFlags), passes }), io);
+      return (await import('./commands/dry-run.js')).runDryRun(runOptions({ ...(values as RunFlags), passes }), io);
     return runCommand({ ...(values as RunFlags), passes }, line, io, signal(), { adapters });
   },
 };
@@ -160,9 +163,9 @@ const capacity: Command = {
   ],
   async run({ values, positionals, io, line, signal }) {
     noArguments('capacity', positionals);
-    const { capacityCommand, capacityOptions } = await import('./capacity-command.js');
+    const { capacityCommand, capacityOptions } = await import('./commands/capacity-command.js');
     if (bool(values, 'dry-run'))
-      return (await import('./dry-run.js')).capacityDryRun(capacityOptions(values as CapacityFlags), io);
+      return (await import('./commands/dry-run.js')).capacityDryRun(capacityOptions(values as CapacityFlags), io);
     return capacityCommand(values as CapacityFlags, line, io, signal());
   },
 };
@@ -177,7 +180,7 @@ const compare: Command = {
     'piper-parallel compare a.json b.json --tolerance 10 --json',
   ],
   run: async ({ values, positionals, io }) =>
-    (await import('./compare-command.js')).compareCommand(
+    (await import('./commands/compare-command.js')).compareCommand(
       {
         files: positionals,
         tolerance: str(values, 'tolerance'),
@@ -198,7 +201,7 @@ const report: Command = {
     'piper-parallel report run.json --format html --out report.html',
   ],
   run: async ({ values, positionals, io }) =>
-    (await import('./report-command.js')).reportCommand(
+    (await import('./commands/report-command.js')).reportCommand(
       { files: positionals, format: str(values, 'format'), out: str(values, 'out') },
       io,
     ),
@@ -214,7 +217,7 @@ const summary: Command = {
     'piper-parallel summary runs/ --price vm-small=0.02 --out summary.html',
   ],
   run: async ({ values, positionals, io }) =>
-    (await import('./summary-command.js')).summaryCommand(
+    (await import('./commands/summary-command.js')).summaryCommand(
       {
         paths: positionals,
         prices: list(values, 'price'),

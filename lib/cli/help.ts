@@ -1,6 +1,6 @@
 /** The help: one page listing the commands, and one page per command with its flags and two examples. */
 import type { Command } from './commands.js';
-import type { FlagSpec } from './flags.js';
+import type { FlagSpec } from './args/flags.js';
 
 /** A terminal's width: every line of every help page fits (test/cli/help.test.ts). */
 export const HELP_WIDTH = 80;

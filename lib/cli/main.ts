@@ -1,5 +1,5 @@
 /** The command line's work: find the command, parse its own flags, run it; returns the exit code. */
-import { closest } from './suggest.js';
+import { closest } from './args/suggest.js';
 import { parseArgs } from 'node:util';
 import { PiperParallelError } from '../core/errors.js';
 import { TOOL_VERSION } from '../core/version.js';
@@ -7,7 +7,7 @@ import type { RunArmsOptions } from '../throughput/run/run-arms.js';
 import { COMMANDS, findCommand, type Command, type Values } from './commands.js';
 import { commandHelp, generalHelp } from './help.js';
 import { completionScript } from './completion.js';
-import { exitCodeFor, type Io } from './io.js';
+import { exitCodeFor, type Io } from './io/io.js';
 import { stripControl, stripControlKeepColour } from '../report/markdown.js';
 import { colorEnabled } from '../throughput/report/progress.js';
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { archiveBaseName, checkWritable, writeExclusive, type ArchiveFiles } from '../../lib/archive/writer.js';
 import { PartialLog, readPartialLines } from '../../lib/archive/partial.js';
-import { writeOut } from '../../lib/cli/output.js';
+import { writeOut } from '../../lib/cli/io/output.js';
 import { tempDir } from '../helpers/paths.js';
 
 describe('archive naming and writing', () => {

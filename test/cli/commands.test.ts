@@ -10,7 +10,7 @@ import { describe, it } from 'node:test';
 import { COMMANDS } from '../../lib/cli/commands.js';
 import { main } from '../../lib/cli/main.js';
 import { TOOL_VERSION } from '../../lib/core/version.js';
-import { exitCodeFor, type Io } from '../../lib/cli/io.js';
+import { exitCodeFor, type Io } from '../../lib/cli/io/io.js';
 import { PiperParallelError } from '../../lib/core/errors.js';
 import { colorEnabled } from '../../lib/throughput/report/progress.js';
 

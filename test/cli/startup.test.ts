@@ -47,7 +47,7 @@ describe("the command line's start", () => {
   });
 
   it('the reader of imports sees what a command module imports (a check that cannot see imports passes anything)', () => {
-    const { packages, files } = reached(path.resolve(here, '../../lib/cli/capacity-command.js'));
+    const { packages, files } = reached(path.resolve(here, '../../lib/cli/commands/capacity-command.js'));
     assert.ok(files.size > 40, `${files.size}`);
     assert.ok(packages.has('zod') && packages.has('piscina'), [...packages].join(', '));
   });

@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { readJsonFile } from '../../lib/archive/read.js';
 import { capacityView } from '../../lib/capacity/archive/view.js';
 import { main } from '../../lib/cli/main.js';
-import type { Io } from '../../lib/cli/io.js';
+import type { Io } from '../../lib/cli/io/io.js';
 import { PiperParallelError } from '../../lib/core/errors.js';
 import { summarizeMachines } from '../../lib/summary/summarize.js';
 import { readComparable } from '../../lib/throughput/compare/read.js';

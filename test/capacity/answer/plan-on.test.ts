@@ -1,7 +1,7 @@
 // light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { closingLines } from '../../../lib/cli/capacity-command.js';
+import { closingLines } from '../../../lib/cli/commands/capacity-command.js';
 import { driftLine, planOn, stealByRound, stealLine } from '../../../lib/capacity/answer/plan-on.js';
 import { bestLayout } from '../../../lib/capacity/answer/layouts.js';
 import { dropDominated } from '../../../lib/capacity/run/sweep.js';

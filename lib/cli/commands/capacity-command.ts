@@ -1,20 +1,25 @@
 /** `piper-parallel capacity`: how many live streams each layout serves before a gap; prints, archives, reports. */
 import path from 'node:path';
-import { PiperParallelError } from '../core/errors.js';
+import { PiperParallelError } from '../../core/errors.js';
 import { CapacityLiveLine } from './capacity-live.js';
-import { SESSION_PROFILES, sessionLine } from '../voice/session-profile.js';
-import { writeExclusive } from '../archive/writer.js';
-import type { ArrivalPattern } from '../capacity/trial/arrivals.js';
-import { DEFAULT_LAYOUT_CHOICES, LAYOUT_CHOICES, layoutsNamed, type LayoutChoice } from '../capacity/trial/layouts.js';
-import type { QueuePolicy } from '../capacity/trial/queue.js';
-import { capacityHtml, capacityMarkdown } from '../capacity/report/render.js';
-import { runCapacity, type CapacityOptions, type CapacityProgress } from '../capacity/run/run-capacity.js';
-import type { CapacityArchive, TrialRecord } from '../capacity/archive/schema.js';
-import { formatDuration } from '../throughput/report/progress.js';
-import { allowedCores } from '../measure/clock.js';
-import { parseChoice, parseList, parsePositive, parseWhole, settleSeconds, textFile } from './parse.js';
-import type { Io } from './io.js';
-import { SERVER_VOICE } from '../capacity/setup/server.js';
+import { SESSION_PROFILES, sessionLine } from '../../voice/session-profile.js';
+import { writeExclusive } from '../../archive/writer.js';
+import type { ArrivalPattern } from '../../capacity/trial/arrivals.js';
+import {
+  DEFAULT_LAYOUT_CHOICES,
+  LAYOUT_CHOICES,
+  layoutsNamed,
+  type LayoutChoice,
+} from '../../capacity/trial/layouts.js';
+import type { QueuePolicy } from '../../capacity/trial/queue.js';
+import { capacityHtml, capacityMarkdown } from '../../capacity/report/render.js';
+import { runCapacity, type CapacityOptions, type CapacityProgress } from '../../capacity/run/run-capacity.js';
+import type { CapacityArchive, TrialRecord } from '../../capacity/archive/schema.js';
+import { formatDuration } from '../../throughput/report/progress.js';
+import { allowedCores } from '../../measure/clock.js';
+import { parseChoice, parseList, parsePositive, parseWhole, settleSeconds, textFile } from '../args/parse.js';
+import type { Io } from '../io/io.js';
+import { SERVER_VOICE } from '../../capacity/setup/server.js';
 
 /** --sessions was retired; a profile name after it is --session mistyped, said so rather than "not a number". */
 function retiredSessions(value: string): number {

@@ -1,18 +1,18 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PiperParallelError } from '../core/errors.js';
-import { fetchVoices } from '../voice/fetch.js';
-import { readVoice, type VoiceInfo } from '../voice/load.js';
-import { sherpaReadyVoice } from '../voice/sherpa/prepare.js';
-import { probeSherpaVoice } from '../voice/sherpa/probe.js';
-import { allVoices, locateVoice, voiceHome, type VoicePlaces } from '../voice/places.js';
-import { phonemesToIds, phonemizeLine } from '../voice/phonemize.js';
-import { SYNTHETIC_VOICES, writeSyntheticVoice } from '../voice/synthetic/build.js';
-import { Synthesizer } from '../voice/synthesizer.js';
-import { prepareText } from '../voice/text.js';
-import { encodeWav } from '../voice/format/wav.js';
-import { parseChoice, parseWhole } from './parse.js';
-import type { Io } from './io.js';
+import { PiperParallelError } from '../../core/errors.js';
+import { fetchVoices } from '../../voice/fetch.js';
+import { readVoice, type VoiceInfo } from '../../voice/load.js';
+import { sherpaReadyVoice } from '../../voice/sherpa/prepare.js';
+import { probeSherpaVoice } from '../../voice/sherpa/probe.js';
+import { allVoices, locateVoice, voiceHome, type VoicePlaces } from '../../voice/places.js';
+import { phonemesToIds, phonemizeLine } from '../../voice/phonemize.js';
+import { SYNTHETIC_VOICES, writeSyntheticVoice } from '../../voice/synthetic/build.js';
+import { Synthesizer } from '../../voice/synthesizer.js';
+import { prepareText } from '../../voice/text.js';
+import { encodeWav } from '../../voice/format/wav.js';
+import { parseChoice, parseWhole } from '../args/parse.js';
+import type { Io } from '../io/io.js';
 
 /** Every voice with where it comes from: --voices-dir, ./voices, the cache, or the cache's synthetic folder. */
 export async function listVoices(places: VoicePlaces, io: Io): Promise<number> {

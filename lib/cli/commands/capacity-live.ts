@@ -2,9 +2,9 @@
  * Capacity's live line on a terminal, as the throughput run has: the trial under way, the round,
  * the time gone and about how much is left, redrawn in place; cleared before any other line.
  */
-import { formatDuration } from '../throughput/report/progress.js';
-import { stripControl } from '../report/markdown.js';
-import type { CapacityProgress } from '../capacity/setup/options.js';
+import { formatDuration } from '../../throughput/report/progress.js';
+import { stripControl } from '../../report/markdown.js';
+import type { CapacityProgress } from '../../capacity/setup/options.js';
 
 const CLEAR = '\r\x1b[2K';
 

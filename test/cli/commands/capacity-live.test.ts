@@ -2,7 +2,7 @@
 /* eslint-disable no-control-regex -- the live line is made of terminal control codes */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CapacityLiveLine } from '../../lib/cli/capacity-live.js';
+import { CapacityLiveLine } from '../../../lib/cli/commands/capacity-live.js';
 
 describe("capacity's live line", () => {
   it('draws the trial under way with the time gone and left, in place, and clears itself before another line', () => {

@@ -1,4 +1,4 @@
-import { PiperParallelError } from '../core/errors.js';
+import { PiperParallelError } from '../../core/errors.js';
 
 /** A whole number from the command line, or a one-line usage error naming the option. */
 export function parseWhole(raw: string, option: string, min: number): number {

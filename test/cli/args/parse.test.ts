@@ -1,7 +1,7 @@
 // light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { settleSeconds, SETTLE_ENV, textFile, TEXT_ENV } from '../../lib/cli/parse.js';
+import { settleSeconds, SETTLE_ENV, textFile, TEXT_ENV } from '../../../lib/cli/args/parse.js';
 
 describe('--settle and PIPER_PARALLEL_SETTLE', () => {
   it('the option wins; the variable stands in for it; neither leaves the library default', () => {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { open, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PiperParallelError } from '../core/errors.js';
-import { sweepStale } from '../archive/writer.js';
+import { PiperParallelError } from '../../core/errors.js';
+import { sweepStale } from '../../archive/writer.js';
 
 /**
  * Write what --out names: whole to a temporary file beside it, then renamed over the name, so a

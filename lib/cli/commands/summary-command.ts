@@ -1,11 +1,11 @@
-import { PiperParallelError } from '../core/errors.js';
-import { summaryHtml } from '../summary/html.js';
-import { summaryCsv } from '../summary/csv.js';
-import { summaryMarkdown } from '../summary/markdown.js';
-import { parsePrices } from '../summary/price.js';
-import { summarizeMachines } from '../summary/summarize.js';
-import { refuseToReplace, writeOut } from './output.js';
-import type { Io } from './io.js';
+import { PiperParallelError } from '../../core/errors.js';
+import { summaryHtml } from '../../summary/html.js';
+import { summaryCsv } from '../../summary/csv.js';
+import { summaryMarkdown } from '../../summary/markdown.js';
+import { parsePrices } from '../../summary/price.js';
+import { summarizeMachines } from '../../summary/summarize.js';
+import { refuseToReplace, writeOut } from '../io/output.js';
+import type { Io } from '../io/io.js';
 
 /**
  * `summary FILES|DIRS... [--price LABEL=AMOUNT|AMOUNT]... [--out FILE.html] [--json | --csv]`: the table

@@ -5,9 +5,9 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { capacityDryRun, runDryRun } from '../../lib/cli/dry-run.js';
-import type { Io } from '../../lib/cli/io.js';
-import { BIN, tempDir } from '../helpers/paths.js';
+import { capacityDryRun, runDryRun } from '../../../lib/cli/commands/dry-run.js';
+import type { Io } from '../../../lib/cli/io/io.js';
+import { BIN, tempDir } from '../../helpers/paths.js';
 
 function dry(args: string[]): { code: number | null; stdout: string; stderr: string; written: string[] } {
   const cwd = tempDir('dry');

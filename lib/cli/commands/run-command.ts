@@ -1,11 +1,11 @@
-import type { Archive } from '../throughput/schema.js';
-import type { Io } from './io.js';
-import { colorEnabled, paintStatus, ProgressReporter } from '../throughput/report/progress.js';
-import { armLine, decisionBlock, headerLines } from '../throughput/report/table.js';
-import { writeReports } from '../throughput/report/write.js';
-import type { AffinityChoice, EngineChoice, IsolationChoice, Scope } from '../throughput/arm/conditions.js';
-import { runArms, type Progress, type RunArmsOptions } from '../throughput/run/run-arms.js';
-import { parseChoice, parseList, parsePositive, parseWhole, settleSeconds, textFile } from './parse.js';
+import type { Archive } from '../../throughput/schema.js';
+import type { Io } from '../io/io.js';
+import { colorEnabled, paintStatus, ProgressReporter } from '../../throughput/report/progress.js';
+import { armLine, decisionBlock, headerLines } from '../../throughput/report/table.js';
+import { writeReports } from '../../throughput/report/write.js';
+import type { AffinityChoice, EngineChoice, IsolationChoice, Scope } from '../../throughput/arm/conditions.js';
+import { runArms, type Progress, type RunArmsOptions } from '../../throughput/run/run-arms.js';
+import { parseChoice, parseList, parsePositive, parseWhole, settleSeconds, textFile } from '../args/parse.js';
 
 export interface RunFlags {
   passes?: string;

@@ -1,10 +1,10 @@
-import { compareArchives, comparisonMarkdown } from '../throughput/compare/compare.js';
-import { readComparable } from '../throughput/compare/read.js';
-import { PiperParallelError } from '../core/errors.js';
-import type { Io } from './io.js';
-import { readJsonFile } from '../archive/read.js';
-import { capacityComparisonMarkdown, compareCapacity } from '../capacity/answer/compare.js';
-import { capacityView } from '../capacity/archive/view.js';
+import { compareArchives, comparisonMarkdown } from '../../throughput/compare/compare.js';
+import { readComparable } from '../../throughput/compare/read.js';
+import { PiperParallelError } from '../../core/errors.js';
+import type { Io } from '../io/io.js';
+import { readJsonFile } from '../../archive/read.js';
+import { capacityComparisonMarkdown, compareCapacity } from '../../capacity/answer/compare.js';
+import { capacityView } from '../../capacity/archive/view.js';
 
 /** 2 refused or nothing compared (said on stderr), 4 a regression, else 0; for both kinds of archive. */
 function exitCode(refused: string | null, compared: number, regression: boolean, why: string, io: Io): number {

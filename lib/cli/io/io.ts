@@ -2,7 +2,7 @@
  * The terminal a command writes to, and the exit code of an error: kept apart from the commands so
  * the command line's entry loads them without loading any experiment.
  */
-import { PiperParallelError } from '../core/errors.js';
+import { PiperParallelError } from '../../core/errors.js';
 
 export interface Io {
   out: (text: string) => void;

@@ -3,17 +3,17 @@
  * printed (voices, what is measured, rounds) with how long it may take. Nothing is measured or
  * written: no folder made, no voice built, no server asked.
  */
-import { PiperParallelError } from '../core/errors.js';
-import type { VoiceWhereabouts } from '../voice/places.js';
-import { sessionLine } from '../voice/session-profile.js';
-import { askedRun } from '../throughput/run/plan.js';
-import type { RunArmsOptions } from '../throughput/run/options.js';
-import { conditionLabel } from '../throughput/arm/conditions.js';
-import { askedCapacity } from '../capacity/setup/plan.js';
-import type { CapacityOptions } from '../capacity/setup/options.js';
-import { defaultLayouts, layoutName } from '../capacity/trial/layouts.js';
-import { allowedCores } from '../measure/clock.js';
-import type { Io } from './io.js';
+import { PiperParallelError } from '../../core/errors.js';
+import type { VoiceWhereabouts } from '../../voice/places.js';
+import { sessionLine } from '../../voice/session-profile.js';
+import { askedRun } from '../../throughput/run/plan.js';
+import type { RunArmsOptions } from '../../throughput/run/options.js';
+import { conditionLabel } from '../../throughput/arm/conditions.js';
+import { askedCapacity } from '../../capacity/setup/plan.js';
+import type { CapacityOptions } from '../../capacity/setup/options.js';
+import { defaultLayouts, layoutName } from '../../capacity/trial/layouts.js';
+import { allowedCores } from '../../measure/clock.js';
+import type { Io } from '../io/io.js';
 
 const HEAD = 'dry run: every option checked; nothing measured, nothing written (leave out --dry-run to run it)';
 

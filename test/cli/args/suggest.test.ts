@@ -1,7 +1,7 @@
 // light test file: asserts no timing and no control, looks at no other process; test/helpers/suite.ts runs it beside another
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { closest, editDistance } from '../../lib/cli/suggest.js';
+import { closest, editDistance } from '../../../lib/cli/args/suggest.js';
 
 describe('did you mean', () => {
   it('counts edits, and offers only a name a typo away', () => {

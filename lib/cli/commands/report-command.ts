@@ -1,13 +1,13 @@
-import { firstIssue, readJsonFile } from '../archive/read.js';
-import { archiveOf } from '../throughput/read.js';
-import { capacityHtml, capacityMarkdown } from '../capacity/report/render.js';
-import { CAPACITY_SCHEMA_VERSION, CapacityArchiveSchema } from '../capacity/archive/schema.js';
-import { PiperParallelError } from '../core/errors.js';
-import { renderHtml } from '../throughput/report/html.js';
-import { renderMarkdown } from '../throughput/report/markdown.js';
-import { writeOut } from './output.js';
-import { parseChoice } from './parse.js';
-import type { Io } from './io.js';
+import { firstIssue, readJsonFile } from '../../archive/read.js';
+import { archiveOf } from '../../throughput/read.js';
+import { capacityHtml, capacityMarkdown } from '../../capacity/report/render.js';
+import { CAPACITY_SCHEMA_VERSION, CapacityArchiveSchema } from '../../capacity/archive/schema.js';
+import { PiperParallelError } from '../../core/errors.js';
+import { renderHtml } from '../../throughput/report/html.js';
+import { renderMarkdown } from '../../throughput/report/markdown.js';
+import { writeOut } from '../io/output.js';
+import { parseChoice } from '../args/parse.js';
+import type { Io } from '../io/io.js';
 
 /** `report ARCHIVE.json [--format md|html] [--out FILE]`: to stdout unless --out. */
 export async function reportCommand(
