@@ -75,6 +75,6 @@ export { capacityView, type CapacityView, type CapacityAnswerView } from './capa
 export { rateUpperBound, quantileUpperBound, binomialCdf } from './capacity/answer/evidence.js';
 export { memoryControl } from './measure/controls.js';
 export { summarizeMachines, type SummaryOptions } from './summary/summarize.js';
-export { summaryMarkdown } from './summary/markdown.js';
-export { summaryHtml } from './summary/html.js';
+export { summaryMarkdown } from './summary/render/markdown.js';
+export { summaryHtml } from './summary/render/html.js';
 export type { Summary, SummaryRow } from './summary/types.js';

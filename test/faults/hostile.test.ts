@@ -19,7 +19,7 @@ import { checkRunSize } from '../../lib/throughput/arm/size-check.js';
 import { maxOf, minOf } from '../../lib/core/extremes.js';
 import type { Archive } from '../../lib/throughput/schema.js';
 import { summarizeMachines } from '../../lib/summary/summarize.js';
-import { summaryMarkdown } from '../../lib/summary/markdown.js';
+import { summaryMarkdown } from '../../lib/summary/render/markdown.js';
 import { realArchive } from '../helpers/archive.js';
 import { pythonArchive } from '../helpers/old-archives.js';
 import { tempDir } from '../helpers/paths.js';

@@ -1,7 +1,7 @@
 import { PiperParallelError } from '../../core/errors.js';
-import { summaryHtml } from '../../summary/html.js';
-import { summaryCsv } from '../../summary/csv.js';
-import { summaryMarkdown } from '../../summary/markdown.js';
+import { summaryHtml } from '../../summary/render/html.js';
+import { summaryCsv } from '../../summary/render/csv.js';
+import { summaryMarkdown } from '../../summary/render/markdown.js';
 import { parsePrices } from '../../summary/price.js';
 import { summarizeMachines } from '../../summary/summarize.js';
 import { refuseToReplace, writeOut } from '../io/output.js';

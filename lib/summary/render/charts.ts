@@ -1,6 +1,6 @@
 /** The summary's charts: live streams per machine and voice, and what a live stream-hour costs. */
-import type { ChartSpec } from '../report/chart.js';
-import type { SummaryRow } from './types.js';
+import type { ChartSpec } from '../../report/chart.js';
+import type { SummaryRow } from '../types.js';
 
 /** A row's name on the charts; rows of one machine and voice kept apart carry their row number. */
 function namer(rows: SummaryRow[]): (r: SummaryRow) => string {

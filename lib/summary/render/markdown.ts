@@ -1,7 +1,7 @@
 /** The summary as Markdown: the table, then each row's notes, then what could not be read. */
 import { COLUMNS, LAYOUT_COLUMNS, layoutRows, machineLines, METHOD, rowCells, rowNotes } from './cells.js';
-import type { Summary } from './types.js';
-import { mdCell as cell, mdText, stripControl } from '../report/markdown.js';
+import type { Summary } from '../types.js';
+import { mdCell as cell, mdText, stripControl } from '../../report/markdown.js';
 
 export function summaryMarkdown(s: Summary): string {
   const out = [

@@ -1,8 +1,8 @@
 /** The summary as one self-contained page: the table, the charts (SVG, inlined), the notes. */
-import { chartFigure, esc, htmlPage, htmlTable } from '../report/page.js';
+import { chartFigure, esc, htmlPage, htmlTable } from '../../report/page.js';
 import { COLUMNS, LAYOUT_COLUMNS, layoutRows, machineLines, METHOD, rowCells, rowNotes } from './cells.js';
 import { summaryCharts } from './charts.js';
-import type { Summary } from './types.js';
+import type { Summary } from '../types.js';
 
 export async function summaryHtml(s: Summary): Promise<string> {
   const body = [

@@ -1,6 +1,6 @@
 /** A summary row's cells and notes in words, shared by the Markdown and the HTML page. */
-import { signedPercent } from '../throughput/verdict/labels.js';
-import type { CapacityFigure, Combined, SummaryRow } from './types.js';
+import { signedPercent } from '../../throughput/verdict/labels.js';
+import type { CapacityFigure, Combined, SummaryRow } from '../types.js';
 
 export const COLUMNS = [
   'machine',

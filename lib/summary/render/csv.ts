@@ -3,8 +3,8 @@
  * records), for a spreadsheet or a script: the same columns and cells as the Markdown table.
  */
 import { COLUMNS, rowCells } from './cells.js';
-import type { Summary } from './types.js';
-import { stripControl } from '../report/markdown.js';
+import type { Summary } from '../types.js';
+import { stripControl } from '../../report/markdown.js';
 
 /** A spreadsheet runs a cell that starts with = or @ as a formula: a label or a path never should. */
 const field = (text: string): string => {
