@@ -131,24 +131,7 @@ async function search(turn: Turn, trials: TrialRecord[], pool: ServingPool): Pro
   }
 }
 
-/** Edge steps still short of rounds that this round's turn has not run: a K at most once a round. */
-function unrunThisRound(turn: Turn, trials: readonly TrialRecord[]): Step[] {
-  const { plan, s, round } = turn;
-  const ran = new Set(
-    trials
-      .filter((t) => t.but !== 'reference' && t.voix === s.voice && t.disposition === s.name && t.manche === round)
-      .map((t) => t.flux),
-  );
-  return s.search.missing(quotaOf(plan, s)).filter((step) => !ran.has(step.k));
-}
-
-/**
- * One layout's turn in a round: its edges again (later rounds), the search wherever they moved, then the new edges
- * once in this turn. An edge that moves down onto a K an earlier round tried (its trials there held) is found without
- * a trial at it in this round; the answer's rounds count whole trials held at it or above, so without one here it is a
- * round short and waits for a round the budget may not hold (2026-12-07: 6 of 18 answers unpublished in three default
- * runs on a fast 2-vCPU VM, each "1 more round holding K"). One trial at it now is this round's evidence, once.
- */
+/** One layout's turn in a round: its edges again (later rounds), then the search wherever they moved. */
 async function runTurn(turn: Turn, trials: TrialRecord[]): Promise<void> {
   const { plan, s, round, ctx } = turn;
   const pool = poolFor(plan, s, ctx);
@@ -163,12 +146,6 @@ async function runTurn(turn: Turn, trials: TrialRecord[]): Promise<void> {
       }
     }
     await search(turn, trials, pool);
-    for (let fills = 0; round > 1 && !s.error && fills < MAX_SEARCH_STEPS; fills += 1) {
-      const step = unrunThisRound(turn, trials)[0];
-      if (!step) break;
-      trials.push(...(await runStep(turn, step, pool)));
-      await search(turn, trials, pool);
-    }
   } finally {
     await pool.close();
   }

@@ -221,31 +221,6 @@ describe('the capacity sweep finds the capacity worked out by hand (fake machine
     );
   });
 
-  it('an edge that moves down onto a K an earlier round held is tried there in the round it moved: published on 3 rounds', async () => {
-    // x5 a job alone on 2 cores: round 1 holds 8, 9 and 10 and fails 11. From round 3 the machine runs at 0.9: 10 fails,
-    // and 9, held in round 1, is the edge with no trial of round 3. 0.7 minutes hold three rounds but not a fourth.
-    const { archive } = await sweepOn({
-      machine: { cores: 2, speed: 5, audioSeconds: oneSecond },
-      layouts: [own],
-      firstAudioMs: 300,
-      maxStreams: 20,
-      maxMinutes: 0.7,
-      onProgress: (e, machine) => {
-        if (e.kind === 'trial-start') machine.factor = e.round >= 3 ? 0.9 : 1;
-      },
-    });
-    const whole = archive.essais.filter((t) => t.but === 'sans_trou');
-    const at = (round: number): string[] =>
-      whole.filter((t) => t.manche === round).map((t) => `${t.flux}${t.tenu ? ' held' : ' gaps'}`);
-    assert.deepEqual(at(1), ['8 held', '9 held', '14 gaps', '11 gaps', '10 held']);
-    assert.deepEqual(at(3), ['10 gaps', '11 gaps', '9 held']);
-    assert.equal(Math.max(...whole.map((t) => t.manche)), 3);
-    const e = archive.capacite[0] as CapacityEntry;
-    // Without the trial at 9 in round 3: "not measured enough: 1 more round holding 9", nothing published.
-    assert.deepEqual([e.flux_tenu_essais, e.essais_manquants, e.debit_vivant_manches], [9, 0, 3]);
-    assert.ok(e.prevision !== null);
-  });
-
   it('a trial whose arrivals were late is not counted: it is run again, and the answer rests on the run that held', async () => {
     // Trial 1 is the run's reference (start): trial 2 is the search's first.
     const { archive } = await lateWhen((t) => t.index === 2);
