@@ -13,23 +13,15 @@ import {
   CapacityArchiveSchema,
   type CapacityArchive,
   type CapacityEntry,
-  type TrialRecord,
 } from '../archive/schema.js';
-import type { Sweep } from './sweep.js';
-import { capacityEntry, voiceVerdict } from '../answer/verdict.js';
 import { percentUp, rateUpperBound } from '../answer/evidence.js';
-import { DEFAULT_DRIFT_SD, edgeTrials, rerunSharePercent, roundLogSpeeds } from '../answer/live.js';
-import { bestLayout, contenders, type LayoutSpeeds } from '../answer/layouts.js';
+import { DEFAULT_DRIFT_SD, rerunSharePercent } from '../answer/live.js';
 import { GAP_TOLERANCE_MS } from '../trial/playback.js';
 import { maxOf } from '../../core/extremes.js';
-import { driftOf, driftPoints } from '../answer/drift.js';
-import { historyKey, measuredDrift, speedDraw, type History } from '../setup/history.js';
-import { conditionWords, driftLine, planOn, stealByRound, stealLine, type PlanConditions } from '../answer/plan-on.js';
+import type { History } from '../setup/history.js';
+import { driftLine, stealLine } from '../answer/plan-on.js';
 import { SERVER_LAYOUT, SERVER_VOICE } from '../setup/server.js';
-import type { ServerRecord } from '../archive/schema.js';
-
-const GiB = 2 ** 30;
-const MiB = 2 ** 20;
+import { runAnswers, type Measured, type RunAnswers } from './answers.js';
 
 export const CAPACITY_CONTROLS = [
   'arrivals: every listener due before the trial ended arrived within 5 ms of its planned time ' +
@@ -59,18 +51,6 @@ function sideBySide(capacite: CapacityEntry[], label: (voice: string) => string)
   ];
 }
 
-/** Which binds first, per layout: the memory (a worker per listener stopped at what MemAvailable holds) or the CPU. */
-export function memoryLine(c: Calibration, entries: CapacityEntry[], memAvailable: number | null): string {
-  if (c.workerRssBytes === null || memAvailable === null || c.memoryWorkers === null)
-    return "Memory: a worker's peak or MemAvailable could not be read, so the memory bound is unknown.";
-  const head =
-    `Memory: a worker peaked at ${Math.round(c.workerRssBytes / MiB)} MiB; MemAvailable ${(memAvailable / GiB).toFixed(1)} ` +
-    `GiB holds ${c.memoryWorkers} such workers`;
-  const bound = entries.filter((e) => e.borne === 'memoire').map((e) => e.disposition);
-  if (bound.length === 0) return `${head}: memory stopped no layout.`;
-  return `${head}: memory binds first for ${bound.join(' and ')}${bound.length < entries.length ? ', not for the others' : ''}.`;
-}
-
 /** What the rounds asked for prove when every whole trial at an answer held: "a trial's chance of a gap below 63%". */
 export function trialsProof(rounds: number): string {
   return (
@@ -85,19 +65,6 @@ export interface Timing {
   seconds: number | null;
   /** How the parent kept the listeners' time. */
   priority: string;
-}
-
-/** What the run measured, for its archive. */
-export interface Measured {
-  calibrations: Map<string, Calibration>;
-  sweeps: Sweep[];
-  trials: TrialRecord[];
-  /** Whether the run carried on a partial file. */
-  resumed: boolean;
-  /** The server measured (--server), as the archive keeps it. */
-  server?: ServerRecord | null;
-  /** Earlier runs of this workload on this machine, from the out-dir. */
-  history?: History;
 }
 
 /** What the history says, in the run's words. */
@@ -115,91 +82,114 @@ function historyWords(h: History | undefined, outDir: string): string[] {
   ];
 }
 
-export function capacityArchive(
-  plan: CapacityPlan,
-  { calibrations, sweeps, trials: all, resumed, server = null, history }: Measured,
-  timing: Timing = { plannedSeconds: null, seconds: null, priority: 'not recorded' },
-): CapacityArchive {
-  const label = (name: string): string =>
-    name === SERVER_VOICE && plan.server
-      ? `the server at ${plan.server.handle.description.address}`
-      : plan.voices.find((v) => v.name === name)?.synthetic && !name.includes('synthetic')
-        ? `${name} (SYNTHETIC)`
-        : name;
-  // The reference's trials measure the machine, not an answer: the answers and their evidence leave them out.
-  const trials = all.filter((t) => t.but !== 'reference');
-  // The machine's own movement over the run, from the reference and every whole trial of every layout (interleaved).
-  const drift = driftOf(driftPoints(all));
-  const entryOf = (s: Sweep, driftSd?: { sd: number; runs: number }): CapacityEntry =>
-    capacityEntry(s, trials, {
-      voiceLabel: label(s.voice),
-      maxStreams: plan.maxStreams,
-      limitMs: plan.firstAudioMs,
-      aloneMs: calibrations.get(s.voice)?.firstSentenceMs[s.layout.threads] ?? null,
-      prebuffersMs: plan.prebuffersMs,
-      seen: { lowLog: drift.lowLog, highLog: drift.highLog },
-      // The number to plan on is chosen among the voice's layouts: each low end is read so all hold at once.
-      layouts: sweeps.filter((o) => o.voice === s.voice).length,
-      ...(driftSd ? { driftSd: driftSd.sd, driftRuns: driftSd.runs } : {}),
-    });
-  // With earlier runs here, the drift between runs is measured, not assumed, where it is the larger.
-  const capacite = sweeps.map((s) => {
-    const first = entryOf(s);
-    const earlier = history?.speeds.get(historyKey(s.voice, s.name)) ?? [];
-    const measured = measuredDrift(earlier, speedDraw(first));
-    if (measured === null) return first;
-    const e = measured > DEFAULT_DRIFT_SD ? entryOf(s, { sd: measured, runs: earlier.length }) : first;
-    return { ...e, derive_entre_runs_mesuree: measured, derive_entre_runs_runs: earlier.length };
+/** The archive's protocol block: what the run was set to do, and how it kept its time. */
+function protocolBlock(plan: CapacityPlan, timing: Timing): CapacityArchive['protocole'] {
+  return {
+    source_du_texte: plan.text.source,
+    texte: { sha256: plan.text.sha256, caracteres: plan.text.characters, phrases: plan.text.lines.length },
+    arrivees: plan.arrivals,
+    ordre_file: plan.schedule,
+    premier_son_max_ms: plan.firstAudioMs,
+    flux_max: plan.maxStreams,
+    flux_max_demande: plan.maxStreamsAsked,
+    manches: plan.rounds,
+    tampons_ms: [...plan.prebuffersMs],
+    tolerance_trou_ms: GAP_TOLERANCE_MS,
+    graine: plan.seed,
+    dispositions: [...plan.layouts, ...(plan.server ? [SERVER_LAYOUT] : [])].map((l) => ({
+      travailleurs: l.workers,
+      fils: l.threads,
+      affinite: l.pinned,
+      isolation: l.isolation,
+      nom: layoutName(l),
+    })),
+    commande: plan.command,
+    session_onnxruntime: SESSION_SETTINGS[plan.session].label,
+    profil_session: plan.session,
+    priorite_parent: timing.priority,
+    controle: plan.server ? [...CAPACITY_CONTROLS, ...SERVER_CONTROLS] : CAPACITY_CONTROLS,
+  };
+}
+
+/** Each voice as calibrated: its file, its sentences alone, its worker's memory. */
+function voicesBlock(plan: CapacityPlan, m: Measured): CapacityArchive['voix'] {
+  return plan.voices.map((v) => {
+    const c = m.calibrations.get(v.name) as Calibration;
+    return {
+      nom: v.name,
+      synthetique: v.synthetic,
+      sha256: v.sha256,
+      taille_octets: v.sizeBytes,
+      frequence_hz: v.name === SERVER_VOICE ? (m.server?.format_audio?.rate ?? 0) : v.config.audio.sample_rate,
+      phrases_audio_s: c.audioSeconds,
+      phrases_calcul_s: c.computeSeconds,
+      debit_seul: c.speed,
+      premier_son_seul_ms: c.firstSentenceMs,
+      rss_travailleur_octets: c.workerRssBytes,
+      travailleurs_max_memoire: c.memoryWorkers,
+    };
   });
-  const conditions = (v: (typeof plan.voices)[number]): PlanConditions => ({
-    // A server runs its own session settings, which this tool cannot read.
-    session: v.name === SERVER_VOICE ? null : plan.session,
-    sentences: calibrations.get(v.name)?.audioSeconds.length ?? plan.text.lines.length,
-    synthetic: v.synthetic,
-  });
-  // Each layout's S by round at its own edge: what the best layout, and the layouts not told apart from it, rest on.
-  const speedsOf = (voice: string): LayoutSpeeds[] =>
-    capacite
-      .filter((e) => e.voix === voice)
-      .map((e) => ({
-        layout: e.disposition,
-        byRound: roundLogSpeeds(
-          edgeTrials(
-            trials.filter((t) => t.voix === e.voix && t.disposition === e.disposition),
-            e.flux_tenu_essais,
-          ),
-        ),
-      }));
-  const plans = plan.voices.map((v) =>
-    planOn(
-      v.name,
-      label(v.name),
-      capacite.filter((e) => e.voix === v.name),
-      conditions(v),
-      contenders(bestLayout(speedsOf(v.name))),
-    ),
-  );
-  const steal = stealByRound(all);
-  const stealSaid = stealLine(steal);
-  const phrases = plan.voices.map((v) => {
-    const entries = capacite.filter((e) => e.voix === v.name);
-    const c = calibrations.get(v.name) as Calibration;
-    const speeds = speedsOf(v.name);
-    return voiceVerdict(label(v.name), entries, {
-      conditions: conditionWords(conditions(v)),
-      limitMs: plan.firstAudioMs,
-      memory:
-        v.name === SERVER_VOICE
-          ? "Memory: the server's own, not read from here."
-          : memoryLine(c, entries, plan.memAvailableBytes),
-      speeds,
-    });
-  });
-  const givenUp = sweeps.flatMap((s) =>
+}
+
+/** The machine's movement over the run and the steal it saw, as the archive keeps them. */
+function driftBlock(a: RunAnswers): CapacityArchive['derive'] {
+  const { drift, steal } = a;
+  return {
+    tiers: drift.thirds.map((t) => ({
+      de_ms: t.fromMs,
+      a_ms: t.toMs,
+      essais: t.trials,
+      niveau: t.level,
+      vol_cpu: t.steal,
+    })),
+    essais: drift.trials,
+    ecart: drift.range,
+    vue: drift.seen,
+    bas: Math.exp(drift.lowLog),
+    haut: Math.exp(drift.highLog),
+    part_gardee: drift.shrink,
+    reference: drift.reference
+      ? {
+          groupe: drift.reference.group,
+          debits: drift.reference.speeds.map((x) => ({ a_ms: x.atMs, debit: x.speed })),
+        }
+      : null,
+    vol_cpu_par_manche: steal,
+    vol_cpu_max: steal.length > 0 ? maxOf(steal.map((r) => r.vol_cpu ?? 0)) : null,
+    phrase: driftLine(drift),
+    phrase_vol: stealLine(steal),
+  };
+}
+
+/** The run's sentences: each voice's verdict, then the server beside the voices, the evidence, history, notes. */
+function runPhrases(plan: CapacityPlan, m: Measured, a: RunAnswers): string[] {
+  const givenUp = m.sweeps.flatMap((s) =>
     s.givenUp.map(
       (g) => `${s.voice}, ${s.name}: K=${g.k} was not counted, a control failed in each of its 3 tries (${g.why})`,
     ),
   );
+  return [
+    ...a.verdicts,
+    ...sideBySide(a.capacite, a.label),
+    ...(m.server && !m.server.repond_apres
+      ? [
+          `Control: the server did not answer a sentence after the last trial (${m.server.adresse}): the run does not hold.`,
+        ]
+      : []),
+    `Evidence: ${trialsProof(plan.rounds)}.`,
+    ...historyWords(m.history, plan.outDir),
+    ...givenUp.map((g) => `Not counted: ${g}.`),
+    ...plan.notes.map((n) => `Note: ${n}.`),
+  ];
+}
+
+export function capacityArchive(
+  plan: CapacityPlan,
+  m: Measured,
+  timing: Timing = { plannedSeconds: null, seconds: null, priority: 'not recorded' },
+): CapacityArchive {
+  const a = runAnswers(plan, m);
+  const server = m.server ?? null;
   return CapacityArchiveSchema.parse({
     schema_version: CAPACITY_SCHEMA_VERSION,
     type: 'capacite',
@@ -214,98 +204,23 @@ export function capacityArchive(
     etiquette: plan.label,
     coeurs: plan.cores.length,
     date_utc: plan.date.toISOString(),
-    protocole: {
-      source_du_texte: plan.text.source,
-      texte: { sha256: plan.text.sha256, caracteres: plan.text.characters, phrases: plan.text.lines.length },
-      arrivees: plan.arrivals,
-      ordre_file: plan.schedule,
-      premier_son_max_ms: plan.firstAudioMs,
-      flux_max: plan.maxStreams,
-      flux_max_demande: plan.maxStreamsAsked,
-      manches: plan.rounds,
-      tampons_ms: [...plan.prebuffersMs],
-      tolerance_trou_ms: GAP_TOLERANCE_MS,
-      graine: plan.seed,
-      dispositions: [...plan.layouts, ...(plan.server ? [SERVER_LAYOUT] : [])].map((l) => ({
-        travailleurs: l.workers,
-        fils: l.threads,
-        affinite: l.pinned,
-        isolation: l.isolation,
-        nom: layoutName(l),
-      })),
-      commande: plan.command,
-      session_onnxruntime: SESSION_SETTINGS[plan.session].label,
-      profil_session: plan.session,
-      priorite_parent: timing.priority,
-      controle: plan.server ? [...CAPACITY_CONTROLS, ...SERVER_CONTROLS] : CAPACITY_CONTROLS,
-    },
-    voix: plan.voices.map((v) => {
-      const c = calibrations.get(v.name) as Calibration;
-      return {
-        nom: v.name,
-        synthetique: v.synthetic,
-        sha256: v.sha256,
-        taille_octets: v.sizeBytes,
-        frequence_hz: v.name === SERVER_VOICE ? (server?.format_audio?.rate ?? 0) : v.config.audio.sample_rate,
-        phrases_audio_s: c.audioSeconds,
-        phrases_calcul_s: c.computeSeconds,
-        debit_seul: c.speed,
-        premier_son_seul_ms: c.firstSentenceMs,
-        rss_travailleur_octets: c.workerRssBytes,
-        travailleurs_max_memoire: c.memoryWorkers,
-      };
-    }),
+    protocole: protocolBlock(plan, timing),
+    voix: voicesBlock(plan, m),
     memoire_disponible_octets: plan.memAvailableBytes,
     serveur: server,
-    essais: all,
-    capacite,
-    plans,
-    derive: {
-      tiers: drift.thirds.map((t) => ({
-        de_ms: t.fromMs,
-        a_ms: t.toMs,
-        essais: t.trials,
-        niveau: t.level,
-        vol_cpu: t.steal,
-      })),
-      essais: drift.trials,
-      ecart: drift.range,
-      vue: drift.seen,
-      bas: Math.exp(drift.lowLog),
-      haut: Math.exp(drift.highLog),
-      part_gardee: drift.shrink,
-      reference: drift.reference
-        ? {
-            groupe: drift.reference.group,
-            debits: drift.reference.speeds.map((x) => ({ a_ms: x.atMs, debit: x.speed })),
-          }
-        : null,
-      vol_cpu_par_manche: steal,
-      vol_cpu_max: steal.length > 0 ? maxOf(steal.map((r) => r.vol_cpu ?? 0)) : null,
-      phrase: driftLine(drift),
-      phrase_vol: stealSaid,
-    },
-    phrases: [
-      ...phrases,
-      ...sideBySide(capacite, label),
-      ...(server && !server.repond_apres
-        ? [
-            `Control: the server did not answer a sentence after the last trial (${server.adresse}): the run does not hold.`,
-          ]
-        : []),
-      `Evidence: ${trialsProof(plan.rounds)}.`,
-      ...historyWords(history, plan.outDir),
-      ...givenUp.map((g) => `Not counted: ${g}.`),
-      ...plan.notes.map((n) => `Note: ${n}.`),
-    ],
+    essais: m.trials,
+    capacite: a.capacite,
+    plans: a.plans,
+    derive: driftBlock(a),
+    phrases: runPhrases(plan, m, a),
     duree_prevue_s: timing.plannedSeconds,
     duree_s: timing.seconds,
     // A trial whose control failed and whose run again held costs nothing; a K given up on, or a sweep that broke, leaves its answer unproven.
     controle_tenu:
-      trials.some((t) => t.controle_tenu) &&
-      sweeps.every((s) => s.givenUp.length === 0 && s.error === undefined) &&
+      a.trials.some((t) => t.controle_tenu) &&
+      m.sweeps.every((s) => s.givenUp.length === 0 && s.error === undefined) &&
       server?.repond_apres !== false,
-    interrompu: resumed,
+    interrompu: m.resumed,
   });
 }
 

@@ -16,7 +16,7 @@ import type { Step } from '../answer/search.js';
 import type { Sweep } from '../answer/sweep-state.js';
 import type { SweepContext, Turn } from './sweep-context.js';
 import { isReal } from '../trial/timers.js';
-import { runTrial } from '../trial/trial.js';
+import { runTrial, type TrialResult } from '../trial/trial.js';
 
 const defaultOwnCpuMs = (): number => {
   const u = process.cpuUsage();
@@ -65,6 +65,74 @@ const interrupted = (what: string, ctx: SweepContext): PiperParallelError =>
     `interrupted ${what}; finished trials kept in ${ctx.partial.file}; resume with: piper-parallel capacity --resume ${ctx.partial.file}`,
   );
 
+/** This trial's key, counted in the book so that a resumed run finds the same one. */
+function nextKey(turn: Turn, step: Step): string {
+  const { s, round, book } = turn;
+  const base = trialKey(s.voice, s.name, step, round, 0);
+  const n = book.byStep.get(base) ?? 0;
+  book.byStep.set(base, n + 1);
+  return trialKey(s.voice, s.name, step, round, n);
+}
+
+interface Measuring {
+  turn: Turn;
+  step: Step;
+  retry: number;
+  pool: ServingPool;
+  workers: number;
+}
+
+/** The trial on the pool's first workers, the machine read around it (swap, CPU, the client's own CPU), as its record. */
+async function measureTrial({
+  turn,
+  step,
+  retry,
+  pool,
+  workers,
+}: Measuring): Promise<{ result: TrialResult; record: TrialRecord }> {
+  const { plan, s, round, ctx, c } = turn;
+  const swapped = ctx.swapPages ?? (() => readSwapPages());
+  const swap0 = swapped();
+  const before = ctx.sampler.snapshot(pool.pids());
+  const ownCpuMs = ctx.ownCpuMs ?? defaultOwnCpuMs;
+  const own0 = { cpuMs: ownCpuMs(), atMs: ctx.timers.now() };
+  const meanSentenceMs = (1000 * c.audioSeconds.reduce((a, b) => a + b, 0)) / c.audioSeconds.length;
+  const work = c.computeSeconds.reduce((a, b) => a + b, 0) * step.k;
+  const result = await runTrial({
+    workers: pool.first(workers),
+    dedicated: dedicated(s.layout),
+    offsetsMs: arrivalOffsetsMs(plan.arrivals, step.k, meanSentenceMs, plan.seed + round),
+    policy: plan.schedule,
+    estimatedAudioSeconds: c.audioSeconds,
+    timers: ctx.timers,
+    timeoutMs: Math.max(120_000, 20_000 * work),
+    signal: ctx.signal,
+    // A whole trial runs to its planned end, gaps and all: its live speed and every pre-buffer's replay need every sentence.
+    stop: step.purpose === 'premier_son' ? { atGap: true, firstAudioMs: plan.firstAudioMs } : { atGap: false },
+  });
+  const waitMs = before.atMs + MIN_LOAD_WINDOW_MS - performance.now();
+  if (waitMs > 0 && isReal(ctx.timers)) await new Promise((r) => setTimeout(r, waitMs));
+  const after = ctx.sampler.snapshot(pool.pids());
+  const swap1 = swapped();
+  const wallMs = ctx.timers.now() - own0.atMs;
+  const clientCores = wallMs > 0 ? (ownCpuMs() - own0.cpuMs) / wallMs : null;
+  const record = trialRecord(result, {
+    voice: s.voice,
+    layout: s.name,
+    k: step.k,
+    workers,
+    round,
+    purpose: step.purpose,
+    retry,
+    firstAudioLimitMs: plan.firstAudioMs,
+    cores: plan.cores.length,
+    cpu: { before, after },
+    swapPages: swap0 === null || swap1 === null ? null : swap1 - swap0,
+    ...(s.layout.isolation === 'server' ? { server: { clientCores } } : {}),
+  });
+  return { result, record };
+}
+
 /** The trial on the turn's pool; undefined when its workers could not be loaded (the sweep's error says why). */
 export async function runOneTrial(
   turn: Turn,
@@ -72,11 +140,8 @@ export async function runOneTrial(
   retry: number,
   pool: ServingPool,
 ): Promise<TrialRecord | undefined> {
-  const { plan, s, round, ctx, c, book } = turn;
-  const base = trialKey(s.voice, s.name, step, round, 0);
-  const n = book.byStep.get(base) ?? 0;
-  book.byStep.set(base, n + 1);
-  const key = trialKey(s.voice, s.name, step, round, n);
+  const { s, round, ctx, book } = turn;
+  const key = nextKey(turn, step);
   const kept = ctx.held.get(key);
   if (kept) return kept;
   if (ctx.signal?.aborted) throw interrupted(`before ${s.voice} ${s.name} K=${step.k}`, ctx);
@@ -102,45 +167,7 @@ export async function runOneTrial(
       s.error = `K=${step.k}: ${(err as Error).message}`;
       return undefined;
     }
-    const swapped = ctx.swapPages ?? (() => readSwapPages());
-    const swap0 = swapped();
-    const before = ctx.sampler.snapshot(pool.pids());
-    const ownCpuMs = ctx.ownCpuMs ?? defaultOwnCpuMs;
-    const own0 = { cpuMs: ownCpuMs(), atMs: ctx.timers.now() };
-    const meanSentenceMs = (1000 * c.audioSeconds.reduce((a, b) => a + b, 0)) / c.audioSeconds.length;
-    const work = c.computeSeconds.reduce((a, b) => a + b, 0) * step.k;
-    const result = await runTrial({
-      workers: pool.first(workers),
-      dedicated: dedicated(s.layout),
-      offsetsMs: arrivalOffsetsMs(plan.arrivals, step.k, meanSentenceMs, plan.seed + round),
-      policy: plan.schedule,
-      estimatedAudioSeconds: c.audioSeconds,
-      timers: ctx.timers,
-      timeoutMs: Math.max(120_000, 20_000 * work),
-      signal: ctx.signal,
-      // A whole trial runs to its planned end, gaps and all: its live speed and every pre-buffer's replay need every sentence.
-      stop: step.purpose === 'premier_son' ? { atGap: true, firstAudioMs: plan.firstAudioMs } : { atGap: false },
-    });
-    const waitMs = before.atMs + MIN_LOAD_WINDOW_MS - performance.now();
-    if (waitMs > 0 && isReal(ctx.timers)) await new Promise((r) => setTimeout(r, waitMs));
-    const after = ctx.sampler.snapshot(pool.pids());
-    const swap1 = swapped();
-    const wallMs = ctx.timers.now() - own0.atMs;
-    const clientCores = wallMs > 0 ? (ownCpuMs() - own0.cpuMs) / wallMs : null;
-    const record = trialRecord(result, {
-      voice: s.voice,
-      layout: s.name,
-      k: step.k,
-      workers,
-      round,
-      purpose: step.purpose,
-      retry,
-      firstAudioLimitMs: plan.firstAudioMs,
-      cores: plan.cores.length,
-      cpu: { before, after },
-      swapPages: swap0 === null || swap1 === null ? null : swap1 - swap0,
-      ...(s.layout.isolation === 'server' ? { server: { clientCores } } : {}),
-    });
+    const { result, record } = await measureTrial({ turn, step, retry, pool, workers });
     if (result.state === 'aborted') throw interrupted(`during ${s.voice} ${s.name} K=${step.k}`, ctx);
     await ctx.partial.append({ key, round, order: index, run: record });
     ctx.onProgress?.({ kind: 'trial-end', trial: record, index });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { calibrate, predictStreams } from '../../../lib/capacity/setup/calibrate.js';
 import type { Layout } from '../../../lib/capacity/trial/layouts.js';
-import { memoryLine } from '../../../lib/capacity/run/publish.js';
+import { memoryLine } from '../../../lib/capacity/run/answers.js';
 import type { CapacityEntry } from '../../../lib/capacity/archive/schema.js';
 import { VirtualTimers } from '../../../lib/capacity/trial/timers.js';
 import type { VoiceInfo } from '../../../lib/voice/load.js';
