@@ -229,14 +229,24 @@ function phonemizeShare(
   return { part_phonemisation: shares.length > 0 ? median(shares) : null };
 }
 
-export function armRecord(run: ArmRun, id: ArmIdentity): ArmRecord {
-  const { condition } = id;
-  const enfants = run.children.map(childRecord);
-  const invalid = invalidPasses(run);
-  const etat = run.state === 'done' && runFailed(run) ? 'failed' : run.state;
-  const complete = etat === 'done' && enfants.every((e) => e.passes.length > 0);
-  const { controls, affinity } = armControls(run, id, enfants, complete);
-  const spans = run.sync.map((s) => ({ s, ...passSpan(run.children, s) }));
+type Span = { s: ArmRun['sync'][number] } & ReturnType<typeof passSpan>;
+
+type Figures = Pick<
+  ArmRecord,
+  | 'debit_par_flux_mediane'
+  | 'debit_agrege_mediane'
+  | 'debit_agrege_par_passe'
+  | 'debit_agrege_passe_mediane'
+  | 'debit_agrege_centre'
+  | 'debit_agrege_ic95'
+  | 'debit_agrege_manches'
+  | 'debit_par_flux_ic95'
+  | 'dispersion_relative'
+  | 'bruyant'
+>;
+
+/** The arm's speech per second: per timed pass, per round (the interval's unit) and per stream. */
+function throughputFigures(enfants: ChildRecordOut[], spans: readonly Span[]): Figures {
   // Aggregate of each timed pass: only passes every stream finished, and that measured something.
   const counted = spans.filter(
     ({ s, audio, spanSeconds }) =>
@@ -264,6 +274,28 @@ export function armRecord(run: ArmRun, id: ArmIdentity): ArmRecord {
       ),
     ),
   );
+  return {
+    debit_par_flux_mediane: perStream,
+    debit_agrege_mediane: sumOrNull(perStream),
+    debit_agrege_par_passe: perPass,
+    debit_agrege_passe_mediane: perPassMedian,
+    debit_agrege_centre: centre,
+    debit_agrege_ic95: around(centre, perRound),
+    debit_agrege_manches: perRound,
+    debit_par_flux_ic95: streamIntervals,
+    dispersion_relative: relativeSpread,
+    bruyant: relativeSpread === null || relativeSpread > 0.1,
+  };
+}
+
+export function armRecord(run: ArmRun, id: ArmIdentity): ArmRecord {
+  const { condition } = id;
+  const enfants = run.children.map(childRecord);
+  const invalid = invalidPasses(run);
+  const etat = run.state === 'done' && runFailed(run) ? 'failed' : run.state;
+  const complete = etat === 'done' && enfants.every((e) => e.passes.length > 0);
+  const { controls, affinity } = armControls(run, id, enfants, complete);
+  const spans: Span[] = run.sync.map((s) => ({ s, ...passSpan(run.children, s) }));
   return {
     voix: id.voice.name,
     voix_synthetique: id.voice.synthetic,
@@ -293,16 +325,7 @@ export function armRecord(run: ArmRun, id: ArmIdentity): ArmRecord {
       audio_total_s: audio,
       etendue_s: spanSeconds,
     })),
-    debit_par_flux_mediane: perStream,
-    debit_agrege_mediane: sumOrNull(perStream),
-    debit_agrege_par_passe: perPass,
-    debit_agrege_passe_mediane: perPassMedian,
-    debit_agrege_centre: centre,
-    debit_agrege_ic95: around(centre, perRound),
-    debit_agrege_manches: perRound,
-    debit_par_flux_ic95: streamIntervals,
-    dispersion_relative: relativeSpread,
-    bruyant: relativeSpread === null || relativeSpread > 0.1,
+    ...throughputFigures(enfants, spans),
     manches: (run.rounds ?? [{ round: 1, order: 1, state: run.state, wallSeconds: run.wallSeconds }]).map((r) => ({
       manche: r.round,
       ordre: r.order,

@@ -217,6 +217,63 @@ function isComparable(x: unknown): x is ComparableRun {
   return typeof x === 'object' && x !== null && 'arms' in x && 'tool' in x && 'workload' in x;
 }
 
+type Metric = (typeof METRICS)[number];
+type Pair = ReturnType<typeof matchArms>[number];
+
+/** The change of one metric from A to B, in percent (null where either is missing or A is 0). */
+function changeOf(m: Metric, { x, y }: Pair): { a: number | null; b: number | null; change: number | null } {
+  const a = x ? m.of(x) : null;
+  const b = y ? m.of(y) : null;
+  return { a, b, change: a !== null && b !== null && a !== 0 ? ((b - a) / a) * 100 : null };
+}
+
+/** One metric of one pair of arms: its verdict and why, workload and controls first, then the rounds or the spread. */
+function judgeMetric(
+  m: Metric,
+  pair: Pair,
+  workloadDiffers: readonly string[],
+  tol: number,
+): { verdict: MetricVerdict; why: string } {
+  const { x, y, engines } = pair;
+  if (!x || !y) return { verdict: x ? 'ONLY IN A' : 'ONLY IN B', why: 'no such arm in the other run' };
+  const { change } = changeOf(m, pair);
+  const armWorkload = [...workloadDiffers, ...(engines ? [engines] : [])];
+  if (x.voiceSha256 !== y.voiceSha256)
+    armWorkload.push(x.voiceSha256 && y.voiceSha256 ? 'voice checksum differs' : 'voice checksum unknown');
+  if (!x.held || !y.held)
+    return {
+      verdict: 'CONTROLS FAILED',
+      why: `controls failed in ${!x.held && !y.held ? 'both runs' : !x.held ? 'A' : 'B'}; shown, not counted`,
+    };
+  if (armWorkload.length > 0) return { verdict: 'INCOMPARABLE', why: armWorkload.join('; ') };
+  if (m.meaning(x) !== m.meaning(y))
+    return { verdict: 'INCOMPARABLE', why: `the ${m.metric} means ${m.meaning(x)} in A and ${m.meaning(y)} in B` };
+  if (change === null) return { verdict: 'INCOMPARABLE', why: 'a figure is missing' };
+  if (m.throughput && m.rounds(x) && m.rounds(y)) {
+    // Both runs have rounds: the change is judged on them, never on two points alone.
+    const interval = welchRatio(m.rounds(x) ?? [], m.rounds(y) ?? []);
+    return interval
+      ? throughputVerdict(interval, tol)
+      : { verdict: 'NOISY', why: 'fewer than 2 rounds in a run: no interval between rounds' };
+  }
+  if (m.throughput && (tooSpread(x.spread, tol) || tooSpread(y.spread, tol)))
+    return {
+      verdict: 'NOISY',
+      why: `own spread ${spreadText(x.spread)} / ${spreadText(y.spread)} is not within the ${tol}% tolerance`,
+    };
+  if (Math.abs(change) <= tol) return { verdict: 'SAME', why: `within ${tol}%` };
+  const signed = `${change > 0 ? '+' : ''}${change.toFixed(1)}%, beyond ${tol}%`;
+  if (m.throughput) return { verdict: change > 0 ? 'FASTER' : 'SLOWER', why: signed };
+  return { verdict: change > 0 ? 'HIGHER' : 'LOWER', why: `${signed} (CPU is not a regression by itself)` };
+}
+
+/** Why two runs do not compare at all: another tool, or another machine. */
+function obstaclesOf(a: ComparableRun, b: ComparableRun): string[] {
+  if (a.tool !== b.tool) return [`different tools (A by ${a.tool}, B by ${b.tool})`];
+  if (a.machine !== b.machine) return [`different machines (A: ${a.machine}; B: ${b.machine})`];
+  return [];
+}
+
 /**
  * Pair arms by voice, K, T, affinity and isolation and give each metric a verdict. Takes two
  * archives as objects (either tool's, as parsed from JSON) or as read by readComparable.
@@ -241,9 +298,7 @@ export function compareArchives(
     comparedArms: 0,
     ratios: [],
   };
-  const obstacles: string[] = [];
-  if (a.tool !== b.tool) obstacles.push(`different tools (A by ${a.tool}, B by ${b.tool})`);
-  else if (a.machine !== b.machine) obstacles.push(`different machines (A: ${a.machine}; B: ${b.machine})`);
+  const obstacles = obstaclesOf(a, b);
   if (obstacles.length > 0) {
     if (!options.force) {
       result.refused = `${obstacles.join('; ')}; figures from different machines or tools do not compare (--force to compare anyway)`;
@@ -253,71 +308,13 @@ export function compareArchives(
   }
   result.workloadDiffers = workloadDifferences(a, b);
   if (result.workloadDiffers.length === 0) result.ratios = ratioRows(a, b);
-  for (const { key, x, y, engines } of matchArms(a.arms, b.arms)) {
+  for (const pair of matchArms(a.arms, b.arms))
     for (const m of METRICS) {
-      const va = x ? m.of(x) : null;
-      const vb = y ? m.of(y) : null;
-      const change = va !== null && vb !== null && va !== 0 ? ((vb - va) / va) * 100 : null;
-      const row = (verdict: MetricVerdict, why: string): MetricRow => ({
-        arm: key,
-        metric: m.metric,
-        a: va,
-        b: vb,
-        changePercent: change,
-        verdict,
-        why,
-      });
-      if (!x || !y) {
-        result.rows.push(row(x ? 'ONLY IN A' : 'ONLY IN B', 'no such arm in the other run'));
-        continue;
-      }
-      const armWorkload = [...result.workloadDiffers, ...(engines ? [engines] : [])];
-      if (x.voiceSha256 !== y.voiceSha256)
-        armWorkload.push(x.voiceSha256 && y.voiceSha256 ? 'voice checksum differs' : 'voice checksum unknown');
-      if (!x.held || !y.held) {
-        result.rows.push(
-          row(
-            'CONTROLS FAILED',
-            `controls failed in ${!x.held && !y.held ? 'both runs' : !x.held ? 'A' : 'B'}; shown, not counted`,
-          ),
-        );
-      } else if (armWorkload.length > 0) {
-        result.rows.push(row('INCOMPARABLE', armWorkload.join('; ')));
-      } else if (m.meaning(x) !== m.meaning(y)) {
-        result.rows.push(row('INCOMPARABLE', `the ${m.metric} means ${m.meaning(x)} in A and ${m.meaning(y)} in B`));
-      } else if (change === null) {
-        result.rows.push(row('INCOMPARABLE', 'a figure is missing'));
-      } else if (m.throughput && m.rounds(x) && m.rounds(y)) {
-        // Both runs have rounds: the change is judged on them, never on two points alone.
-        const interval = welchRatio(m.rounds(x) ?? [], m.rounds(y) ?? []);
-        const judged = interval
-          ? throughputVerdict(interval, tol)
-          : { verdict: 'NOISY' as const, why: 'fewer than 2 rounds in a run: no interval between rounds' };
-        if (judged.verdict === 'SLOWER') result.regression = true;
-        result.rows.push(row(judged.verdict, judged.why));
-      } else if (m.throughput && (tooSpread(x.spread, tol) || tooSpread(y.spread, tol))) {
-        result.rows.push(
-          row(
-            'NOISY',
-            `own spread ${spreadText(x.spread)} / ${spreadText(y.spread)} is not within the ${tol}% tolerance`,
-          ),
-        );
-      } else if (Math.abs(change) <= tol) {
-        result.rows.push(row('SAME', `within ${tol}%`));
-      } else if (m.throughput) {
-        const verdict = change > 0 ? 'FASTER' : 'SLOWER';
-        if (verdict === 'SLOWER') result.regression = true;
-        result.rows.push(row(verdict, `${change > 0 ? '+' : ''}${change.toFixed(1)}%, beyond ${tol}%`));
-      } else {
-        result.rows.push(
-          row(
-            change > 0 ? 'HIGHER' : 'LOWER',
-            `${change > 0 ? '+' : ''}${change.toFixed(1)}%, beyond ${tol}% (CPU is not a regression by itself)`,
-          ),
-        );
-      }
+      const { verdict, why } = judgeMetric(m, pair, result.workloadDiffers, tol);
+      if (verdict === 'SLOWER') result.regression = true;
+      const { a: va, b: vb, change } = changeOf(m, pair);
+      result.rows.push({ arm: pair.key, metric: m.metric, a: va, b: vb, changePercent: change, verdict, why });
     }
-  }
   result.comparedArms = new Set(
     result.rows.filter((r) => r.metric !== 'cpu_percent' && COUNTED.includes(r.verdict)).map((r) => r.arm),
   ).size;
