@@ -63,10 +63,8 @@ export function drawFrameTable(seed: number, sampleRate: number): Float32Array {
  * and the stochastic duration predictor's flows are left out: durations come from a table.
  */
 export function buildMediumGraph(seed: number, sampleRate: number): MediumGraph {
-  const m = MEDIUM;
   const g = new GraphBuilder(new Prng(seed));
   const frameTable = drawFrameTable(seed, sampleRate);
-
   const ids = g.input('input', DataType.INT64, [1, 'phonemes']);
   g.input('input_lengths', DataType.INT64, [1]);
   const scales = g.input('scales', DataType.FLOAT, [3]);
@@ -74,8 +72,17 @@ export function buildMediumGraph(seed: number, sampleRate: number): MediumGraph 
   const noiseScale = scalar(0);
   const lengthScale = scalar(1);
   const noiseW = scalar(2);
+  // Each stage in the order its parameters are drawn: the seeded weights, and so the voice's bytes, follow it.
+  const prior = encodeText(g, ids, noiseW);
+  const aligned = regulateLength(g, { ids, lengthScale, frameTable, ...prior });
+  const z = reverseFlow(g, priorNoise(g, aligned, noiseScale));
+  decode(g, z);
+  return { builder: g, frameTable };
+}
 
-  // Text encoder: [1, T] ids -> [1, 192, T].
+/** Text encoder, [1, T] ids -> [1, 192, T], and the duration predictor's branch: its output shifts the prior mean. */
+function encodeText(g: GraphBuilder, ids: string, noiseW: string): { mean: string; logScale: string } {
+  const m = MEDIUM;
   const embedding = g.param('emb', [m.numSymbols, m.hidden], Math.sqrt(3));
   const embedded = g.op('Gather', [embedding, ids], { axis: 0 }); // [1, T, 192]
   let x = g.op('Transpose', [embedded], { perm: [0, 2, 1] });
@@ -83,23 +90,34 @@ export function buildMediumGraph(seed: number, sampleRate: number): MediumGraph 
     x = channelLayerNorm(g, g.op('Add', [x, selfAttention(g, x, m.hidden, m.heads)]), m.hidden);
     x = channelLayerNorm(g, g.op('Add', [x, feedForward(g, x, m.hidden, m.filter, m.encoderKernel)]), m.hidden);
   }
-  let mean = conv1d(g, x, m.hidden, m.hidden, { gain: 0.5 });
+  const mean = conv1d(g, x, m.hidden, m.hidden, { gain: 0.5 });
   const logScale = conv1d(g, x, m.hidden, m.hidden, { gain: 0.1 });
-
-  // Duration predictor branch: its output shifts the prior mean (a prosody term) so its compute is real.
+  // A prosody term, so the duration predictor's compute is real.
   let dp = g.op('Relu', [conv1d(g, x, m.hidden, m.durationFilter, { kernel: m.durationKernel })]);
   dp = channelLayerNorm(g, dp, m.durationFilter);
   dp = g.op('Relu', [conv1d(g, dp, m.durationFilter, m.durationFilter, { kernel: m.durationKernel })]);
   dp = channelLayerNorm(g, dp, m.durationFilter);
   dp = conv1d(g, dp, m.durationFilter, 1); // [1, 1, T]
-  mean = g.op('Add', [
+  const shifted = g.op('Add', [
     mean,
     g.op('Mul', [g.op('Tanh', [dp]), g.op('Mul', [noiseW, g.constFloat('prosody', [], [0.1])])]),
   ]);
+  return { mean: shifted, logScale };
+}
 
-  // Length regulator: durations = ceil(table[id] * length_scale), path[T, F] built from their cumulative sum.
-  const table = g.constFloat('frame_table', [m.numSymbols], frameTable);
-  const durations = g.op('Ceil', [g.op('Mul', [g.op('Gather', [table, ids], { axis: 0 }), lengthScale])]); // [1, T]
+interface Regulated {
+  frames: string;
+  meanFrames: string;
+  logScaleFrames: string;
+}
+
+/** Length regulator: durations = ceil(table[id] * length_scale), path[T, F] built from their cumulative sum. */
+function regulateLength(
+  g: GraphBuilder,
+  p: { ids: string; lengthScale: string; frameTable: Float32Array; mean: string; logScale: string },
+): Regulated {
+  const table = g.constFloat('frame_table', [MEDIUM.numSymbols], p.frameTable);
+  const durations = g.op('Ceil', [g.op('Mul', [g.op('Gather', [table, p.ids], { axis: 0 }), p.lengthScale])]); // [1, T]
   const ends = g.op('CumSum', [durations, g.constInt64('axis1', [], [1])]);
   const starts = g.op('Sub', [ends, durations]);
   const totalFrames = g.op('ReduceSum', [durations], { keepdims: 0 });
@@ -109,24 +127,30 @@ export function buildMediumGraph(seed: number, sampleRate: number): MediumGraph 
   const endsRow = g.op('Reshape', [ends, g.constInt64('row', [2], [1, -1])]);
   const inside = g.op('And', [g.op('GreaterOrEqual', [column, startsRow]), g.op('Less', [column, endsRow])]); // [F, T]
   const path = g.op('Transpose', [g.op('Cast', [inside], { to: DataType.FLOAT })], { perm: [1, 0] }); // [T, F]
-  const meanFrames = g.op('MatMul', [mean, path]); // [1, 192, F]
-  const logScaleFrames = g.op('MatMul', [logScale, path]);
+  return { frames, meanFrames: g.op('MatMul', [p.mean, path]), logScaleFrames: g.op('MatMul', [p.logScale, path]) };
+}
 
-  // Deterministic stand-in for Gaussian noise: sin(f * a_c + b_c), a fixed function of frame and channel.
+/** Deterministic stand-in for Gaussian noise: sin(f * a_c + b_c), a fixed function of frame and channel. */
+function priorNoise(g: GraphBuilder, r: Regulated, noiseScale: string): string {
+  const m = MEDIUM;
   const rates = Float32Array.from({ length: m.hidden }, (_, c) => 0.37 + 0.011 * c);
   const phases = Float32Array.from({ length: m.hidden }, (_, c) => 1.3 * c);
-  const framesRow = g.op('Reshape', [frames, g.constInt64('row', [3], [1, 1, -1])]); // [1, 1, F]
+  const framesRow = g.op('Reshape', [r.frames, g.constInt64('row', [3], [1, 1, -1])]); // [1, 1, F]
   const noise = g.op('Sin', [
     g.op('Add', [
       g.op('Mul', [framesRow, g.constFloat('noise_rate', [1, m.hidden, 1], rates)]),
       g.constFloat('noise_phase', [1, m.hidden, 1], phases),
     ]),
   ]);
-  let z = g.op('Add', [meanFrames, g.op('Mul', [g.op('Mul', [noise, g.op('Exp', [logScaleFrames])]), noiseScale])]);
+  return g.op('Add', [r.meanFrames, g.op('Mul', [g.op('Mul', [noise, g.op('Exp', [r.logScaleFrames])]), noiseScale])]);
+}
 
-  // Flow, reverse direction: flip channels, then undo a mean-only residual coupling.
+/** Flow, reverse direction: flip channels, then undo a mean-only residual coupling. */
+function reverseFlow(g: GraphBuilder, input: string): string {
+  const m = MEDIUM;
   const half = m.hidden / 2;
   const reversed = Array.from({ length: m.hidden }, (_, c) => m.hidden - 1 - c);
+  let z = input;
   for (let f = 0; f < m.flows; f += 1) {
     z = g.op('Gather', [z, g.constInt64('flip', [m.hidden], reversed)], { axis: 1 });
     const x0 = sliceChannels(g, z, 0, half);
@@ -135,8 +159,12 @@ export function buildMediumGraph(seed: number, sampleRate: number): MediumGraph 
     const shift = conv1d(g, waveNet(g, h, m.hidden, m.waveNetLayers, m.waveNetKernel), m.hidden, half, { gain: 0.1 });
     z = g.op('Concat', [x0, g.op('Sub', [x1, shift])], { axis: 1 });
   }
+  return z;
+}
 
-  // HiFi-GAN decoder: [1, 192, F] -> [1, 1, F * 256].
+/** HiFi-GAN decoder: [1, 192, F] -> [1, 1, F * 256], Piper's output. */
+function decode(g: GraphBuilder, z: string): void {
+  const m = MEDIUM;
   let y = conv1d(g, z, m.hidden, m.decoderChannels, { kernel: 7 });
   let channels: number = m.decoderChannels;
   m.upsampleRates.forEach((rate, i) => {
@@ -159,7 +187,6 @@ export function buildMediumGraph(seed: number, sampleRate: number): MediumGraph 
   y = g.op('Tanh', [conv1d(g, y, channels, 1, { kernel: 7, bias: false, gain: 0.5 })]);
   g.op('Reshape', [y, g.constInt64('out_shape', [4], [1, 1, 1, -1])], {}, 'output');
   g.output('output', DataType.FLOAT, [1, 1, 1, 'samples']);
-  return { builder: g, frameTable };
 }
 
 /**
