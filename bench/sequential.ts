@@ -3,12 +3,8 @@
  * simulated default runs, under the slow VM's noise fitted from ../shared/archives (an older
  * protocol) and from this VM's default runs of 2026-12-02, for the design and two broken ones.
  */
-import {
-  NOISE_SLOW_AMD_ARCHIVES,
-  NOISE_SLOW_AMD_TODAY,
-  DEFAULT_SIMULATION,
-} from '../lib/throughput/sequential/noise.js';
-import { simulate, type SimulationSetup } from '../lib/throughput/sequential/simulate.js';
+import { NOISE_SLOW_AMD_ARCHIVES, NOISE_SLOW_AMD_TODAY, DEFAULT_SIMULATION } from './noise-model/noise.js';
+import { simulate, type SimulationSetup } from './noise-model/simulate.js';
 
 const runs = Number(process.argv[2] ?? 1000);
 const pct = (v: number): string => `${(100 * v).toFixed(1)}%`;

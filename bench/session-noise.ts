@@ -4,8 +4,8 @@
  * 8.3 s; piper-tts: that noise with every sd scaled by SCALE (the ratio of the pooled round-to-round sd measured by
  * bench/session-profiles.ts: 0.84 and 0.51 in two runs of 2026-12-04), an arm-round of 3.3 s. Seeded.
  */
-import { DEFAULT_SIMULATION, NOISE_SLOW_AMD_TODAY } from '../lib/throughput/sequential/noise.js';
-import { simulate, type NoiseModel } from '../lib/throughput/sequential/simulate.js';
+import { DEFAULT_SIMULATION, NOISE_SLOW_AMD_TODAY } from './noise-model/noise.js';
+import { simulate, type NoiseModel } from './noise-model/simulate.js';
 
 const runs = Number(process.argv[2] ?? 2000);
 const scales = process.argv.slice(3).map(Number);

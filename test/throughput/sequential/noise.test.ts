@@ -5,9 +5,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { fitNoise, type RoundTable } from '../../../lib/throughput/sequential/fit.js';
-import { NOISE_SLOW_AMD_ARCHIVES, NOISE_SLOW_AMD_TODAY } from '../../../lib/throughput/sequential/noise.js';
-import type { NoiseModel } from '../../../lib/throughput/sequential/simulate.js';
+import { fitNoise, type RoundTable } from '../../../bench/noise-model/fit.js';
+import { NOISE_SLOW_AMD_ARCHIVES, NOISE_SLOW_AMD_TODAY } from '../../../bench/noise-model/noise.js';
+import type { NoiseModel } from '../../../bench/noise-model/simulate.js';
 import type { Archive } from '../../../lib/throughput/schema.js';
 import { ROOT } from '../../helpers/paths.js';
 

@@ -6,17 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  DEFAULT_SIMULATION,
-  NOISE_SLOW_AMD_ARCHIVES,
-  NOISE_SLOW_AMD_TODAY,
-} from '../../../lib/throughput/sequential/noise.js';
+import { DEFAULT_SIMULATION, NOISE_SLOW_AMD_ARCHIVES, NOISE_SLOW_AMD_TODAY } from '../../../bench/noise-model/noise.js';
 import {
   saysPinningOptional,
   simulate,
   simulateRun,
   type SimulationSetup,
-} from '../../../lib/throughput/sequential/simulate.js';
+} from '../../../bench/noise-model/simulate.js';
 
 const RUNS = 500;
 const run = (over: Partial<SimulationSetup>) => simulate({ ...DEFAULT_SIMULATION, ...over }, RUNS, 11);

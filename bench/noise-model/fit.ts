@@ -4,7 +4,7 @@
  * the spread is robust (1.4826 x the median absolute residual), "far off" is beyond three of it.
  * Passes of one round, where a run had two, give the pass-to-pass part.
  */
-import { median } from '../../measure/stats.js';
+import { median } from '../../lib/measure/stats.js';
 import type { NoiseModel } from './simulate.js';
 
 /** One run and voice: each arm's figure per round (arms x rounds, no gaps). */

@@ -4,10 +4,17 @@
  * length, and the same `look` and `finish` the run uses. A design may be broken on purpose (plain
  * 95% intervals at every look; passes counted as if independent) to show the checks can fail.
  */
-import { Prng } from '../../core/prng.js';
-import { lookRounds, questionLevel } from './design.js';
-import { anyOpen, finish, look, neededArms, presetQuestions, type Question } from './rule.js';
-import { pinningSay } from './pinning.js';
+import { Prng } from '../../lib/core/prng.js';
+import { lookRounds, questionLevel } from '../../lib/throughput/sequential/design.js';
+import {
+  anyOpen,
+  finish,
+  look,
+  neededArms,
+  presetQuestions,
+  type Question,
+} from '../../lib/throughput/sequential/rule.js';
+import { pinningSay } from '../../lib/throughput/sequential/pinning.js';
 
 /** Log-scale noise of one arm's figure in one round. */
 export interface NoiseModel {
