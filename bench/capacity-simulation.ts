@@ -111,7 +111,26 @@ function planning(): void {
   );
 }
 
+/** A machine whose noise moves between runs: a quiet run's narrow S interval read as the rerun's width too. */
+function noiseBetweenRuns(): void {
+  const base: SimMachine = { layouts: [12, 9, 6, 4], noise: 0.04, between: 0.04, dropTo: 1, recovers: 0 };
+  const machines: Array<[string, SimMachine]> = [
+    ['turn 0.05 in every run', { ...base, turn: 0.05 }],
+    ['turn 0.01 to 0.15, drawn per run', { ...base, turnPerRun: [0.01, 0.15] }],
+    ['turn 0.01 to 0.25, drawn per run', { ...base, turnPerRun: [0.01, 0.25] }],
+  ];
+  table(
+    `Noise that moves between runs (seed 51, ${runs} pairs): reruns inside the prediction`,
+    ['machine', 'covered', 'below its low end', 'above its high end', 'mean width'],
+    machines.map(([name, m]) => {
+      const c = simulateCoverage(51, m, { foldDrift: true }, runs);
+      return [name, cover(c), pct(c.below), pct(c.above), c.meanWidth.toFixed(2)];
+    }),
+  );
+}
+
 drift();
 clustering();
 steal();
 planning();
+noiseBetweenRuns();

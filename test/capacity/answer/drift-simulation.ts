@@ -47,6 +47,11 @@ export interface SimMachine {
    * `noise`; 0: every trial independent.
    */
   turn?: number;
+  /**
+   * A machine whose noise itself moves from run to run (a quiet hour, a noisy one): each run, and each rerun, draws
+   * its turn effect's log sd log-uniform in [low, high] in place of `turn`. Absent: every run alike.
+   */
+  turnPerRun?: [number, number];
 }
 
 export interface SimVariant {
@@ -87,6 +92,10 @@ interface SimRun {
 /** One run: 3 rounds, layouts in a new random order each round, one time unit per trial. */
 export function simulateRun(p: Prng, m: SimMachine, v: SimVariant, phase: 'run' | 'rerun'): SimRun {
   const runLevel = Math.exp(m.between * normal(p));
+  const [quiet, noisy] = m.turnPerRun ?? [0, 0];
+  const turnSd = m.turnPerRun
+    ? Math.exp(Math.log(quiet) + (Math.log(noisy) - Math.log(quiet)) * p.next())
+    : (m.turn ?? 0);
   const dropAt = 0.25 + 0.5 * p.next();
   const rerunLevel = p.next() < m.recovers ? 1 : m.dropTo;
   const n = m.layouts.length;
@@ -130,7 +139,7 @@ export function simulateRun(p: Prng, m: SimMachine, v: SimVariant, phase: 'run' 
       const search = searches[i] as CapacitySearch;
       search.newRound();
       // One pool of workers for the layout's turn: its trials share this draw.
-      const turn = (m.turn ?? 0) * normal(p);
+      const turn = turnSd * normal(p);
       if (round > 1)
         for (const step of search.missing(() => 3)) {
           const times = byRound ? 1 : Math.ceil((3 - search.count(step.k, step.purpose)) / Math.max(1, 3 - round + 1));
