@@ -5,6 +5,7 @@
 import type { CapacityEntry, TrialRecord } from '../archive/schema.js';
 import type { DriftSeen } from './drift.js';
 import { maxOf } from '../../core/extremes.js';
+import { plural } from '../../report/words.js';
 
 /** Steal above this share of the cores' time in a round is said on the terminal. */
 export const STEAL_SAID = 0.03;
@@ -21,8 +22,6 @@ export interface PlanOn {
   /** The phrase without this run's answer and the rerun range, which the voice's details below it give. */
   ligne: string;
 }
-
-const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
 /** Published: the answer rests on enough whole trials and has a rerun range. */
 const published = (e: CapacityEntry): boolean => (e.essais_manquants ?? 0) === 0 && e.prevision !== null;

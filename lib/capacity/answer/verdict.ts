@@ -25,12 +25,12 @@ import {
   prediction,
   type SpeedEstimate,
 } from './live.js';
+import { plural } from '../../report/words.js';
 
 /** 1st, 22nd, 36th, 11th. */
 const ordinal = (n: number): string =>
   `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th')}`;
 const ms = (x: number | null): string => (x === null ? '-' : `${Math.round(x)} ms`);
-const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
 /** "3 of 3 whole trials held: a trial's chance of a gap below 63% (95%); 36 listener-sessions, 0 with a gap". */
 export function gapEvidence(e: Evidence): string {

@@ -6,6 +6,7 @@ import { CAVEAT } from './text.js';
 import { percentUp } from '../answer/evidence.js';
 import type { CapacityArchive, CapacityEntry, TrialRecord } from '../archive/schema.js';
 import { answerCharts, evidenceCharts } from './charts.js';
+import { CONTROL_FAILED } from '../../report/words.js';
 
 /** One voice of a capacity run, in words: kind, speed alone, sentence lengths, worker peak. */
 function voiceLine(v: CapacityArchive['voix'][number]): string {
@@ -174,7 +175,7 @@ function facts(a: CapacityArchive): string[] {
 export function capacityMarkdown(a: CapacityArchive): string {
   const row = mdRow;
   const out = [`# piper-parallel capacity run of ${mdText(a.date_utc)}`, ''];
-  if (!a.controle_tenu) out.push('> **A control failed: nothing from this run may be published.**', '');
+  if (!a.controle_tenu) out.push(`> **${CONTROL_FAILED}**`, '');
   out.push('## Answer', '', ...[...headLines(a), ...a.phrases].flatMap((p) => [mdText(p), '']));
   out.push(row(ANSWER_COLUMNS), row(ANSWER_COLUMNS.map(() => '-')), ...a.capacite.map((c) => row(answerCells(c))));
   out.push('', '## How it was measured', '', ...facts(a).map((f) => `- ${mdText(f)}`));
@@ -204,8 +205,7 @@ export function capacityMarkdown(a: CapacityArchive): string {
 
 export async function capacityHtml(a: CapacityArchive): Promise<string> {
   const body = [`<h1>piper-parallel capacity run of ${esc(a.date_utc)}</h1>`];
-  if (!a.controle_tenu)
-    body.push('<p class="banner failed">A control failed: nothing from this run may be published.</p>');
+  if (!a.controle_tenu) body.push(`<p class="banner failed">${CONTROL_FAILED}</p>`);
   // The answer and its pictures first; how it was measured and every K's evidence after them.
   body.push('<h2>Answer</h2>', ...headLines(a).map((p) => `<p><strong>${esc(p)}</strong></p>`));
   body.push(table(ANSWER_COLUMNS, a.capacite.map(answerCells)));

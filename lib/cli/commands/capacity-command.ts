@@ -20,6 +20,7 @@ import { allowedCores } from '../../measure/clock.js';
 import { parseChoice, parseList, parsePositive, parseWhole, settleSeconds, textFile } from '../args/parse.js';
 import type { Io } from '../io/io.js';
 import { SERVER_VOICE } from '../../capacity/setup/server.js';
+import { NOT_PUBLISHABLE } from '../../report/words.js';
 
 /** --sessions was retired; a profile name after it is --session mistyped, said so rather than "not a number". */
 function retiredSessions(value: string): number {
@@ -229,7 +230,7 @@ export async function capacityCommand(
   say(
     archive.controle_tenu
       ? `controls: every answer rests on trials whose controls held${rerun > 0 ? ` (${rerun} trial(s) failed a control and were run again)` : ''}`
-      : `controls: FAILED: ${why}; nothing from this run may be published`,
+      : `controls: FAILED: ${why}; ${NOT_PUBLISHABLE}`,
   );
   say(`wall time: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   if (flags.quiet && !flags.json) io.out(file);

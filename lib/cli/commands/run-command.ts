@@ -6,6 +6,7 @@ import { writeReports } from '../../throughput/report/write.js';
 import type { AffinityChoice, EngineChoice, IsolationChoice, Scope } from '../../throughput/arm/conditions.js';
 import { runArms, type Progress, type RunArmsOptions } from '../../throughput/run/run-arms.js';
 import { parseChoice, parseList, parsePositive, parseWhole, settleSeconds, textFile } from '../args/parse.js';
+import { NOT_PUBLISHABLE } from '../../report/words.js';
 
 export interface RunFlags {
   passes?: string;
@@ -133,7 +134,7 @@ async function publish(
     say(
       a.controle_tenu
         ? 'controls: all held'
-        : `controls: FAILED in ${a.bras.filter((b) => !b.controle_tenu).length} arm(s): nothing from this run may be published`,
+        : `controls: FAILED in ${a.bras.filter((b) => !b.controle_tenu).length} arm(s): ${NOT_PUBLISHABLE}`,
     );
     if (a.machine_detail.avertissement_chaleur) say(a.machine_detail.avertissement_chaleur);
     for (const l of decisionBlock(a)) say(l);

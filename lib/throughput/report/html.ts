@@ -14,6 +14,7 @@ import {
 } from './content.js';
 import { chartFigure, esc, htmlPage, htmlTable as table } from '../../report/page.js';
 import { armVoiceLabel, decisionLines } from './table.js';
+import { CONTROL_FAILED } from '../../report/words.js';
 
 const failedItem = (f: { arm: string; control?: string; text: string }): string =>
   `<li>${esc(`${f.arm}: `)}${f.control === undefined ? '' : `<code>${esc(f.control)}</code> `}${esc(f.text)}</li>`;
@@ -39,8 +40,7 @@ export async function renderHtml(a: Archive): Promise<string> {
       `<p class="banner"><strong>SYNTHETIC voices</strong> (${esc(synthetic.join(', '))}): random ` +
         `weights in a Piper-medium-shaped graph. Their figures measure compute and contention, not speech.</p>`,
     );
-  if (!a.controle_tenu)
-    body.push('<p class="banner failed">A control failed: nothing from this run may be published.</p>');
+  if (!a.controle_tenu) body.push(`<p class="banner failed">${CONTROL_FAILED}</p>`);
   body.push(
     '<ul>',
     ...runFacts(a).map(

@@ -13,6 +13,7 @@ import {
 } from './content.js';
 import { armVoiceLabel, decisionLines } from './table.js';
 import { mdRow, mdText, stripControl } from '../../report/markdown.js';
+import { CONTROL_FAILED } from '../../report/words.js';
 
 const row = mdRow;
 /** A name shown verbatim in a code span; one a code span cannot hold whole (a backtick, a line break, markup) as escaped text. */
@@ -32,7 +33,7 @@ export function renderMarkdown(a: Archive): string {
       '',
     );
   }
-  if (!a.controle_tenu) out.push('> **A control failed: nothing from this run may be published.**', '');
+  if (!a.controle_tenu) out.push(`> **${CONTROL_FAILED}**`, '');
   for (const f of runFacts(a)) out.push(`- ${f.label}: ${mdText(f.text)}${f.code === undefined ? '' : code(f.code)}`);
   out.push('');
   // The answer first; the tables and the verdict's sentences after it.

@@ -3,6 +3,7 @@ import { profileOfLabel, sessionLine } from '../../voice/session-profile.js';
 import { decisionHeading } from '../verdict/decision.js';
 import type { Archive, ArmRecord } from '../schema.js';
 import { num as fmt } from './format.js';
+import { NOT_PUBLISHABLE } from '../../report/words.js';
 
 const interval = (ic: readonly [number, number] | null | undefined): string =>
   ic ? `[${fmt(ic[0], 1)}, ${fmt(ic[1], 1)}]` : '[no interval]';
@@ -97,7 +98,7 @@ export function headerLines(a: Pick<Archive, 'protocole' | 'coeurs' | 'machine_d
 /** The whole terminal table for an archive. */
 export function renderTable(a: Archive): string {
   const lines = [...headerLines(a), ...a.bras.map(armLine)];
-  lines.push(a.controle_tenu ? 'controls: all held' : 'controls: FAILED — nothing from this run may be published');
+  lines.push(a.controle_tenu ? 'controls: all held' : `controls: FAILED — ${NOT_PUBLISHABLE}`);
   return lines.join('\n');
 }
 
